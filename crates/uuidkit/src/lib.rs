@@ -1,0 +1,81 @@
+//! # uuidkit
+//!
+//! Every UUID of RFC 9562: a 16-byte [`Uuid`] value, its text forms, the layout of each
+//! version, and generators that never repeat and never go backwards.
+//!
+//! ```
+//! use uuidkit::{namespace, Uuid, Version};
+//!
+//! // Generate: time-ordered, random, name-based.
+//! let a = uuidkit::v7();
+//! let b = uuidkit::v7();
+//! assert!(a < b);                                   // strictly increasing in a process
+//! assert_eq!(uuidkit::v4().version(), Version::V4);
+//! let n = uuidkit::v5(&namespace::DNS, b"www.example.com");
+//! assert_eq!(n.to_string(), "2ed6657d-e927-568b-95e1-2665a8aea6a2");
+//!
+//! // Parse any of the four text forms, and read the fields back.
+//! let u: Uuid = "urn:uuid:C232AB00-9414-11EC-B3C8-9F6BDECED846".parse()?;
+//! assert_eq!(u.version(), Version::V1);
+//! assert_eq!(u.timestamp().unwrap().to_rfc3339(), "2022-02-22T19:22:22.0000000Z");
+//! assert_eq!(u.clock_seq(), Some(0x33c8));
+//! # Ok::<(), uuidkit::ParseError>(())
+//! ```
+//!
+//! ## Where things are
+//! - [`Uuid`], [`Version`], [`Variant`]: the value (`uuid.rs`).
+//! - [`text`]: parsing and formatting; [`uuid!`] for checked literals.
+//! - [`layout`]: one module per version, pure `encode`/`decode` of the fields.
+//! - [`time`]: timestamps, RFC 3339, the [`Clock`](time::Clock) trait.
+//! - [`random`]: the CSPRNG; [`node`]: node IDs.
+//! - [`gen`]: the stateful generators (v1, v6, v7, v8) and the process-wide defaults.
+
+#![deny(unsafe_code)]
+#![warn(missing_docs)]
+
+//pub mod clock;
+//pub mod gen;
+pub mod inspect;
+pub mod layout;
+pub mod namespace;
+pub mod node;
+mod platform;
+pub mod random;
+pub mod text;
+pub mod time;
+mod uuid;
+
+//pub use gen::{v1, v4, v6, v7, v8};
+pub use node::NodeId;
+pub use text::{Case, Format, ParseError};
+pub use uuid::{Uuid, Variant, Version};
+
+/// The v3 (MD5) UUID of `name` in `namespace`; see [`layout::v3`].
+///
+/// ```
+/// let u = uuidkit::v3(&uuidkit::namespace::DNS, b"www.example.com");
+/// assert_eq!(u.to_string(), "5df41881-3aed-3515-88a7-2f4a814cf09e");
+/// ```
+pub fn v3(namespace: &Uuid, name: &[u8]) -> Uuid {
+    layout::v3::encode(namespace, name)
+}
+
+/// The v5 (SHA-1) UUID of `name` in `namespace`; see [`layout::v5`].
+///
+/// ```
+/// let u = uuidkit::v5(&uuidkit::namespace::DNS, b"www.example.com");
+/// assert_eq!(u.to_string(), "2ed6657d-e927-568b-95e1-2665a8aea6a2");
+/// ```
+pub fn v5(namespace: &Uuid, name: &[u8]) -> Uuid {
+    layout::v5::encode(namespace, name)
+}
+
+/// The name-based v8 (SHA-256, RFC 9562 Appendix B.2) UUID of `name` in `namespace`.
+///
+/// ```
+/// let u = uuidkit::v8_sha256(&uuidkit::namespace::DNS, b"www.example.com");
+/// assert_eq!(u.to_string(), "5c146b14-3c52-8afd-938a-375d0df1fbf6");
+/// ```
+pub fn v8_sha256(namespace: &Uuid, name: &[u8]) -> Uuid {
+    layout::v8::encode_sha256(namespace, name)
+}

@@ -1,0 +1,42 @@
+//! The one place where uuidkit uses `unsafe`: what must talk to the CPU or the operating
+//! system below `std` — the SIMD text codec ([`simd`]) and the `fork` hook
+//! ([`fork_generation`]). Every block carries a `// SAFETY:` comment; everything here is
+//! checked against a safe reference path by tests, fuzzing and Miri.
+
+#![allow(unsafe_code)]
+
+pub(crate) mod simd;
+
+use std::sync::Once;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+static FORK_GENERATION: AtomicU64 = AtomicU64::new(0);
+static HOOK: Once = Once::new();
+
+extern "C" fn child_after_fork() {
+    // Async-signal-safe: one atomic add, no allocation, no lock.
+    FORK_GENERATION.fetch_add(1, Ordering::Relaxed);
+}
+
+/// How many times this process is a child of `fork` since uuidkit was first used in its
+/// ancestor: state derived from randomness or from the process (random streams, the
+/// process-wide generators' random bits) compares this number and renews itself when it
+/// changed.
+#[inline]
+pub(crate) fn fork_generation() -> u64 {
+    HOOK.call_once(register_fork_hook);
+    FORK_GENERATION.load(Ordering::Relaxed)
+}
+
+#[cfg(unix)]
+fn register_fork_hook() {
+    // SAFETY: `pthread_atfork` only stores the three function pointers; `child_after_fork`
+    // is a plain `extern "C"` function with no arguments that lives for the whole program
+    // and does only an atomic increment, which is allowed in a child after fork.
+    let rc = unsafe { libc::pthread_atfork(None, None, Some(child_after_fork)) };
+    // Without the hook a child could repeat its parent's random stream; refuse to go on.
+    assert_eq!(rc, 0, "uuidkit: pthread_atfork failed ({rc})");
+}
+
+#[cfg(not(unix))]
+fn register_fork_hook() {}
