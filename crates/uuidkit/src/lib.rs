@@ -28,13 +28,14 @@
 //! - [`layout`]: one module per version, pure `encode`/`decode` of the fields.
 //! - [`time`]: timestamps, RFC 3339, the [`Clock`](time::Clock) trait.
 //! - [`random`]: the CSPRNG; [`node`]: node IDs.
-//! - [`gen`]: the stateful generators (v1, v6, v7, v8) and the process-wide defaults.
+//! - [`generator`]: the stateful generators (v1, v6, v7, v8) and the process-wide defaults.
 
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
-//pub mod clock;
-//pub mod gen;
+pub mod clock;
+pub mod generator;
+pub mod host;
 pub mod inspect;
 pub mod layout;
 pub mod namespace;
@@ -45,7 +46,7 @@ pub mod text;
 pub mod time;
 mod uuid;
 
-//pub use gen::{v1, v4, v6, v7, v8};
+pub use generator::{v1, v4, v6, v7, v8};
 pub use node::NodeId;
 pub use text::{Case, Format, ParseError};
 pub use uuid::{Uuid, Variant, Version};

@@ -192,7 +192,7 @@ mod tests {
             "0X9F6BDECED846",
             "9f:6b:de:ce:d8:46",
             "9F-6B-DE-CE-D8-46",
-            "175446417823814",
+            "175285648414790",
         ] {
             assert_eq!(s.parse::<NodeId>(), Ok(want), "{s}");
         }
@@ -221,4 +221,173 @@ mod tests {
             assert_eq!(e.index(), at, "{s}: {e}");
         }
     }
+}
+
+/// How a v1 or v6 generator chooses its node ID (RFC 9562 §6.10; uuid-creator's
+/// strategies). Chosen in the API, by the `UUIDKIT_NODE` environment variable
+/// ([`NodeStrategy::from_env`]) or by the command's `--node` flag, with the same words.
+///
+/// | word | meaning |
+/// |---|---|
+/// | `static` (default) | a random 47-bit number with the multicast bit set, chosen once per generator (and again in a child after `fork`) |
+/// | `random` | a new random node ID, multicast bit set, for every UUID |
+/// | `mac` | the MAC address of a physical, up, non-loopback interface; without one, `static` and a [warning](crate::generator::gregorian::GregorianGenerator::node_warning) |
+/// | `hash` | SHA-256 over the host name, the MAC addresses and the IP addresses, first 6 bytes, multicast bit set: stable on one host |
+/// | a value | that node ID: 12 hex digits, `0x`-prefixed or with `:`/`-` separators, or a decimal number |
+///
+/// ```
+/// use uuidkit::node::NodeStrategy;
+/// assert_eq!("mac".parse::<NodeStrategy>()?, NodeStrategy::Mac);
+/// assert!(matches!("0x0123456789ab".parse::<NodeStrategy>()?, NodeStrategy::Fixed(_)));
+/// assert!("0x0123".parse::<NodeStrategy>().is_err());
+/// # Ok::<(), uuidkit::node::NodeParseError>(())
+/// ```
+#[derive(Clone)]
+pub enum NodeStrategy {
+    /// Random, once per generator.
+    Static,
+    /// Random, for every UUID.
+    Random,
+    /// The host's MAC address.
+    Mac,
+    /// A hash of host name, MAC and IP addresses.
+    Hash,
+    /// A given node ID.
+    Fixed(NodeId),
+    /// A user-supplied function, called for every UUID.
+    Function(std::sync::Arc<dyn Fn() -> NodeId + Send + Sync>),
+}
+
+impl PartialEq for NodeStrategy {
+    fn eq(&self, other: &NodeStrategy) -> bool {
+        use NodeStrategy::*;
+        match (self, other) {
+            (Static, Static) | (Random, Random) | (Mac, Mac) | (Hash, Hash) => true,
+            (Fixed(a), Fixed(b)) => a == b,
+            (Function(a), Function(b)) => std::sync::Arc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+}
+
+impl fmt::Debug for NodeStrategy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NodeStrategy::Static => f.write_str("Static"),
+            NodeStrategy::Random => f.write_str("Random"),
+            NodeStrategy::Mac => f.write_str("Mac"),
+            NodeStrategy::Hash => f.write_str("Hash"),
+            NodeStrategy::Fixed(n) => write!(f, "Fixed({n})"),
+            NodeStrategy::Function(_) => f.write_str("Function(..)"),
+        }
+    }
+}
+
+impl Default for NodeStrategy {
+    fn default() -> NodeStrategy {
+        NodeStrategy::Static
+    }
+}
+
+impl FromStr for NodeStrategy {
+    type Err = NodeParseError;
+    fn from_str(s: &str) -> Result<NodeStrategy, NodeParseError> {
+        Ok(match s {
+            "static" => NodeStrategy::Static,
+            "random" => NodeStrategy::Random,
+            "mac" => NodeStrategy::Mac,
+            "hash" => NodeStrategy::Hash,
+            _ => NodeStrategy::Fixed(s.parse().map_err(|mut e: NodeParseError| {
+                e.expected = match e.expected {
+                    "a decimal digit" if e.index == 0 => {
+                        "static, random, mac, hash or a node ID"
+                    }
+                    other => other,
+                };
+                e
+            })?),
+        })
+    }
+}
+
+impl NodeStrategy {
+    /// The name of the environment variable [`from_env`](Self::from_env) reads.
+    pub const ENV: &'static str = "UUIDKIT_NODE";
+
+    /// The strategy `UUIDKIT_NODE` names, `Ok(None)` when it is unset or empty, an error
+    /// naming the variable when it is malformed.
+    ///
+    /// ```
+    /// // Unset in doc tests.
+    /// assert_eq!(uuidkit::node::NodeStrategy::from_env()?, None);
+    /// # Ok::<(), uuidkit::node::NodeParseError>(())
+    /// ```
+    pub fn from_env() -> Result<Option<NodeStrategy>, NodeParseError> {
+        match std::env::var(Self::ENV) {
+            Ok(v) if !v.is_empty() => v.parse().map(Some).map_err(|mut e: NodeParseError| {
+                e.input = format!("{}={}", Self::ENV, e.input);
+                e.index += Self::ENV.len() + 1;
+                e
+            }),
+            _ => Ok(None),
+        }
+    }
+
+    /// The node ID for a generator starting now, and a warning when the strategy could
+    /// not be followed (`mac` on a host without a usable interface).
+    ///
+    /// ```
+    /// use uuidkit::{node::NodeStrategy, random::Csprng};
+    /// let (node, warning) = NodeStrategy::Static.resolve(&mut Csprng);
+    /// assert!(node.is_multicast() && warning.is_none());
+    /// ```
+    pub fn resolve(&self, rng: &mut impl rand_core::RngCore) -> (NodeId, Option<String>) {
+        match self {
+            NodeStrategy::Static | NodeStrategy::Random => (random_node(rng), None),
+            NodeStrategy::Mac => match crate::host::primary_mac() {
+                Some(mac) => (NodeId::from_bytes(mac), None),
+                None => (
+                    random_node(rng),
+                    Some(
+                        "no up, non-loopback network interface with a MAC address was found; \
+                         using a random node ID (strategy 'static') instead"
+                            .to_string(),
+                    ),
+                ),
+            },
+            NodeStrategy::Hash => (host_hash_node(), None),
+            NodeStrategy::Fixed(n) => (*n, None),
+            NodeStrategy::Function(f) => (f(), None),
+        }
+    }
+}
+
+/// A random node ID with the multicast bit set (RFC 9562 §6.10): 47 random bits.
+///
+/// ```
+/// assert!(uuidkit::node::random_node(&mut uuidkit::random::Csprng).is_multicast());
+/// ```
+pub fn random_node(rng: &mut impl rand_core::RngCore) -> NodeId {
+    NodeId::from_u64_masked(rng.next_u64()).with_multicast()
+}
+
+/// SHA-256 over the host name, the MAC addresses and the IP addresses of this host, first
+/// 6 bytes, multicast bit set: the same on every call on one host (while its addresses
+/// stay), different across hosts.
+///
+/// ```
+/// assert_eq!(uuidkit::node::host_hash_node(), uuidkit::node::host_hash_node());
+/// ```
+pub fn host_hash_node() -> NodeId {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    h.update(crate::host::hostname().as_bytes());
+    for i in crate::host::interfaces() {
+        h.update(i.mac);
+    }
+    for a in crate::host::ip_addresses() {
+        h.update(a.to_string().as_bytes());
+    }
+    let d = h.finalize();
+    NodeId::from_bytes([d[0], d[1], d[2], d[3], d[4], d[5]]).with_multicast()
 }

@@ -467,6 +467,16 @@ pub fn unix_10ns_60(t: UnixTime) -> Result<u64, TimeError> {
 pub trait Clock {
     /// The current instant.
     fn now(&self) -> UnixTime;
+
+    /// Returns once [`now`](Clock::now) has reached `t`. Generators call it when they
+    /// must wait for time to pass (a v1 generator that has used every 100 ns tick of the
+    /// current millisecond). The default yields the thread between readings; a manual
+    /// clock moves itself forward instead, which simulates the wait.
+    fn sleep_until(&self, t: UnixTime) {
+        while self.now() < t {
+            std::thread::yield_now();
+        }
+    }
 }
 
 /// The operating system's real-time clock.
@@ -484,11 +494,17 @@ impl<C: Clock + ?Sized> Clock for &C {
     fn now(&self) -> UnixTime {
         (**self).now()
     }
+    fn sleep_until(&self, t: UnixTime) {
+        (**self).sleep_until(t)
+    }
 }
 
 impl<C: Clock + ?Sized> Clock for std::sync::Arc<C> {
     fn now(&self) -> UnixTime {
         (**self).now()
+    }
+    fn sleep_until(&self, t: UnixTime) {
+        (**self).sleep_until(t)
     }
 }
 

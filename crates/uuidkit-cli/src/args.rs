@@ -1,0 +1,495 @@
+//! The command line: clap definitions, the help text, and the value parsers that turn a
+//! flag's text into a library value (so that clap reports a bad value as a usage error
+//! naming the flag, and exits with status 2).
+
+use std::ffi::OsString;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use uuidkit::layout::ClockSequence;
+use uuidkit::time::UnixTime;
+use uuidkit::{Case, Format, Uuid};
+
+use crate::shim::node::NodeStrategy;
+
+const ABOUT: &str = "Generate, inspect, check and convert UUIDs (RFC 9562)";
+
+const LONG_ABOUT: &str = "\
+Generate, inspect, check and convert UUIDs (RFC 9562).
+
+uuidkit writes every version of RFC 9562 (v1 to v8, plus the Nil and Max UUIDs), reads \
+the fields back out of any UUID, validates UUID text with the exact byte at fault, and \
+converts between the Gregorian time-based versions 1 and 6.
+
+Accepted input forms, hex digits in either case:
+  hyphenated  f81d4fae-7dec-11d0-a765-00a0c91e6bf6
+  simple      f81d4fae7dec11d0a76500a0c91e6bf6
+  braced      {f81d4fae-7dec-11d0-a765-00a0c91e6bf6}
+  urn         urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6
+Nothing else is accepted: no surrounding spaces, no 0x prefix.";
+
+const AFTER_LONG_HELP: &str = "\
+EXIT STATUS:
+  0  success
+  1  an input was not a valid UUID (or could not be converted), or generation failed
+  2  usage error: unknown subcommand or version, a flag that does not apply, a bad flag value
+
+ENVIRONMENT:
+  UUIDKIT_NODE  node strategy for gen v1/v2/v6 when --node is not given
+                (static, random, mac, hash or a 48-bit node value)
+
+EXAMPLES:
+  uuidkit gen v7 -n 5
+  uuidkit gen v5 --namespace @dns --name www.example.com
+  uuidkit gen v1 --time 2022-02-22T14:22:22-05:00 --clock-seq 0x33C8 --node 9F:6B:DE:CE:D8:46
+  uuidkit inspect --json 017f22e2-79b0-7cc3-98c4-dc0c0c07398f
+  uuidkit check < ids.txt
+  uuidkit convert --to v6 c232ab00-9414-11ec-b3c8-9f6bdeced846";
+
+/// The whole command line.
+#[derive(Debug, Parser)]
+#[command(
+    name = "uuidkit",
+    version,
+    about = ABOUT,
+    long_about = LONG_ABOUT,
+    after_long_help = AFTER_LONG_HELP,
+    propagate_version = true,
+    subcommand_required = true,
+    arg_required_else_help = true
+)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Generate UUIDs of a chosen version, one a line
+    #[command(
+        long_about = GEN_LONG_ABOUT,
+        after_long_help = GEN_AFTER_LONG_HELP
+    )]
+    Gen(GenArgs),
+    /// Show the fields of UUIDs: version, variant, time, clock sequence, node, hash
+    #[command(long_about = INSPECT_LONG_ABOUT)]
+    Inspect(InspectArgs),
+    /// Validate UUIDs; report each invalid input with the byte at fault
+    #[command(long_about = CHECK_LONG_ABOUT)]
+    Check(CheckArgs),
+    /// Convert time-based UUIDs between version 1 and version 6
+    #[command(long_about = CONVERT_LONG_ABOUT)]
+    Convert(ConvertArgs),
+}
+
+const GEN_LONG_ABOUT: &str = "\
+Generate UUIDs of a chosen version, one a line.
+
+VERSION is one of:
+  v1   Gregorian time, clock sequence and node (RFC 9562 §5.1)
+  v2   DCE Security: v1 with a local ID and domain (§5.2)
+  v3   name-based, MD5 (§5.3); needs --namespace and --name
+  v4   random (§5.4)
+  v5   name-based, SHA-1 (§5.5); needs --namespace and --name
+  v6   v1's fields reordered to sort by time (§5.6)
+  v7   Unix milliseconds and random or counter bits (§5.7)
+  v8   custom (§5.8): with --namespace and --name the SHA-256 name-based layout of
+       Appendix B.2, otherwise the time-based layout of Appendix B.1
+  nil  the Nil UUID, all zeros (§5.9)
+  max  the Max UUID, all ones (§5.10)
+
+A flag that does not apply to the chosen version is a usage error.";
+
+const GEN_AFTER_LONG_HELP: &str = "\
+FLAGS BY VERSION:
+  v1, v6   --time, --clock-seq, --node
+  v2       --domain, --local-id, --time, --clock-seq, --node
+  v3, v5   --namespace, --name (both required)
+  v7       --time, --method
+  v8       --namespace and --name (name-based) or --time (time-based)
+  all      --count, --format, --upper
+
+With --time, -n N gives N UUIDs from that one instant: v1, v2 and v6 advance the
+timestamp by one 100 ns tick per UUID; v7 and v8 count within the instant.
+
+EXAMPLES:
+  uuidkit gen v4 -n 3 --format simple
+  uuidkit gen v5 --namespace @url --name https://example.com/
+  uuidkit gen v1 --time 2022-02-22T14:22:22-05:00 --clock-seq 0x33C8 --node 9F:6B:DE:CE:D8:46
+  uuidkit gen v7 --method precision --upper";
+
+const INSPECT_LONG_ABOUT: &str = "\
+Show the fields of each UUID: its canonical form, variant and version, and what its \
+version's layout holds: the time (RFC 3339, UTC) and raw timestamp of v1, v2, v6 and v7, \
+the clock sequence and node of v1, v2 and v6, the hash of v3 and v5, the domain and local \
+ID of v2, the custom fields of v8.
+
+With no UUID arguments, reads one UUID per line from standard input (only the line end, \
+\\n or \\r\\n, is stripped). An invalid input is reported on standard error and the exit \
+status is 1; the valid ones are still shown.
+
+--json writes one JSON object per line with the keys uuid, variant, version (null outside \
+the RFC 9562 variant), nil, max, and as the version has them: time, timestamp, clock_seq, \
+node, multicast, hash, domain, local_id, custom_a, custom_b, custom_c.";
+
+const CHECK_LONG_ABOUT: &str = "\
+Validate UUIDs. Exits 0 if every input is a valid UUID in one of the four accepted forms \
+(hyphenated, simple, braced, urn; hex digits in either case). Otherwise reports each \
+invalid input on standard error, with the argument or line number, the byte at fault and \
+what was expected there, and exits 1. Prints nothing on success.
+
+With no UUID arguments, reads one UUID per line from standard input. Only the line end \
+(\\n or \\r\\n) is stripped: a line with a trailing space, or an empty line, is invalid.";
+
+const CONVERT_LONG_ABOUT: &str = "\
+Convert Gregorian time-based UUIDs between version 1 and version 6. The timestamp, clock \
+sequence and node are kept, so the conversion is lossless both ways.
+
+--to v6 accepts v1 and v6 UUIDs; --to v1 accepts v6 and v1 UUIDs. A UUID already of the \
+target version is written unchanged (in canonical form), so the command can normalize a \
+mixed list. Any other version is an error naming the input (exit status 1); the other \
+inputs are still converted.
+
+With no UUID arguments, reads one UUID per line from standard input.";
+
+/// A version to generate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum GenVersion {
+    /// Gregorian time-based
+    V1,
+    /// DCE Security
+    V2,
+    /// Name-based, MD5
+    V3,
+    /// Random
+    V4,
+    /// Name-based, SHA-1
+    V5,
+    /// Reordered Gregorian time-based
+    V6,
+    /// Unix time-based
+    V7,
+    /// Custom: SHA-256 name-based or 10 ns time-based
+    V8,
+    /// All zeros
+    Nil,
+    /// All ones
+    Max,
+}
+
+impl GenVersion {
+    /// The name as typed on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            GenVersion::V1 => "v1",
+            GenVersion::V2 => "v2",
+            GenVersion::V3 => "v3",
+            GenVersion::V4 => "v4",
+            GenVersion::V5 => "v5",
+            GenVersion::V6 => "v6",
+            GenVersion::V7 => "v7",
+            GenVersion::V8 => "v8",
+            GenVersion::Nil => "nil",
+            GenVersion::Max => "max",
+        }
+    }
+}
+
+/// An output text form.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    /// 8-4-4-4-12 hex digits
+    #[default]
+    Hyphenated,
+    /// 32 hex digits
+    Simple,
+    /// {hyphenated}
+    Braced,
+    /// urn:uuid:hyphenated
+    Urn,
+}
+
+impl From<FormatArg> for Format {
+    fn from(f: FormatArg) -> Format {
+        match f {
+            FormatArg::Hyphenated => Format::Hyphenated,
+            FormatArg::Simple => Format::Simple,
+            FormatArg::Braced => Format::Braced,
+            FormatArg::Urn => Format::Urn,
+        }
+    }
+}
+
+/// How v7 fills the bits after the millisecond timestamp (RFC 9562 §6.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum MethodArg {
+    /// A counter seeded at random each millisecond (method 1): strictly increasing
+    Counter,
+    /// Random bits, kept monotonic by incrementing them within a millisecond (method 2)
+    Random,
+    /// Sub-millisecond precision in rand_a (method 3)
+    Precision,
+}
+
+/// The local domain of a v2 UUID.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DomainArg {
+    /// The local ID is a POSIX user ID (default: your UID)
+    Person,
+    /// The local ID is a POSIX group ID (default: your GID)
+    Group,
+    /// The local ID is an organisation number (no default)
+    Org,
+}
+
+/// What `gen` accepts.
+#[derive(Debug, Args)]
+pub struct GenArgs {
+    /// The UUID version to generate
+    #[arg(value_enum, value_name = "VERSION", hide_possible_values = false)]
+    pub version: GenVersion,
+
+    /// How many UUIDs to write, one a line
+    #[arg(short = 'n', long, value_name = "N", default_value_t = 1)]
+    pub count: u64,
+
+    /// Output text form
+    #[arg(long, value_enum, value_name = "FORM", default_value_t = FormatArg::Hyphenated)]
+    pub format: FormatArg,
+
+    /// Uppercase hex digits (and URN prefix)
+    #[arg(long)]
+    pub upper: bool,
+
+    /// Namespace for v3, v5 and v8: @dns, @url, @oid, @x500 or a UUID
+    #[arg(
+        long,
+        value_name = "NS",
+        value_parser = parse_namespace,
+        long_help = "Namespace of a name-based UUID (v3, v5, v8): @dns, @url, @oid or @x500 for \
+                     the namespaces of RFC 9562 §6.6, or any UUID in one of the accepted forms."
+    )]
+    pub namespace: Option<Uuid>,
+
+    /// Name for v3, v5 and v8, hashed as its UTF-8 bytes
+    #[arg(long, value_name = "NAME")]
+    pub name: Option<String>,
+
+    /// Embed this instant instead of now (RFC 3339), for v1, v2, v6, v7, v8
+    #[arg(
+        long,
+        value_name = "RFC3339",
+        value_parser = parse_time,
+        long_help = "Embed this instant instead of the current time (v1, v2, v6, v7 and the \
+                     time-based v8). RFC 3339: YYYY-MM-DDTHH:MM:SS, an optional fraction of up \
+                     to 9 digits, then Z or an offset ±HH:MM, e.g. 2022-02-22T14:22:22-05:00. \
+                     The instant must fit the version: from 1582-10-15 for v1, v2 and v6, from \
+                     1970 for v7 and v8."
+    )]
+    pub time: Option<TimeArg>,
+
+    /// Clock sequence for v1, v2, v6: 0-16383, decimal or 0x hex
+    #[arg(
+        long,
+        value_name = "N",
+        value_parser = parse_clock_seq,
+        long_help = "Clock sequence for v1, v2 and v6: 0 to 16383 (14 bits), decimal or \
+                     0x-prefixed hex. Without it, a random one is chosen. v2 stores only its \
+                     top 6 bits."
+    )]
+    pub clock_seq: Option<ClockSequence>,
+
+    /// Node for v1, v2, v6: static, random, mac, hash, or a 48-bit value
+    #[arg(
+        long,
+        value_name = "NODE",
+        value_parser = parse_node,
+        long_help = "Node ID for v1, v2 and v6. Either a strategy: static (one random node for \
+                     the run, multicast bit set), random (a new random node per UUID), mac (a \
+                     network card's address), hash (a hash of host identity); or a value: 12 \
+                     hex digits, optionally 0x-prefixed or with ':' or '-' between octets \
+                     (9F:6B:DE:CE:D8:46), or a decimal number below 2^48. Overrides the \
+                     UUIDKIT_NODE environment variable."
+    )]
+    pub node: Option<NodeStrategy>,
+
+    /// v7 sub-millisecond method [default: counter]
+    #[arg(long, value_enum, value_name = "METHOD")]
+    pub method: Option<MethodArg>,
+
+    /// v2 local domain [default: person]
+    #[arg(long, value_enum, value_name = "DOMAIN")]
+    pub domain: Option<DomainArg>,
+
+    /// v2 local ID (default: your UID for person, GID for group)
+    #[arg(
+        long,
+        value_name = "N",
+        value_parser = parse_local_id,
+        long_help = "Local identifier of a v2 UUID: a 32-bit number, decimal or 0x hex. \
+                     Defaults to the current user's UID for --domain person and GID for \
+                     --domain group; required for --domain org."
+    )]
+    pub local_id: Option<u32>,
+}
+
+impl GenArgs {
+    /// The output form and case.
+    pub fn style(&self) -> (Format, Case) {
+        let case = if self.upper { Case::Upper } else { Case::Lower };
+        (self.format.into(), case)
+    }
+}
+
+/// What `inspect` accepts.
+#[derive(Debug, Args)]
+pub struct InspectArgs {
+    /// One JSON object per line instead of the readable summary
+    #[arg(long)]
+    pub json: bool,
+
+    /// UUIDs to inspect; with none, one per line from standard input
+    #[arg(value_name = "UUID", value_parser = clap::value_parser!(OsString))]
+    pub uuids: Vec<OsString>,
+}
+
+/// What `check` accepts.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// UUIDs to check; with none, one per line from standard input
+    #[arg(value_name = "UUID", value_parser = clap::value_parser!(OsString))]
+    pub uuids: Vec<OsString>,
+}
+
+/// The target of `convert`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ConvertTarget {
+    /// Version 1 (from v6; v1 passes through unchanged)
+    V1,
+    /// Version 6 (from v1; v6 passes through unchanged)
+    V6,
+}
+
+/// What `convert` accepts.
+#[derive(Debug, Args)]
+pub struct ConvertArgs {
+    /// The version to convert to
+    #[arg(long, value_enum, value_name = "VERSION")]
+    pub to: ConvertTarget,
+
+    /// UUIDs to convert; with none, one per line from standard input
+    #[arg(value_name = "UUID", value_parser = clap::value_parser!(OsString))]
+    pub uuids: Vec<OsString>,
+}
+
+/// An unsigned number in decimal or with a `0x`/`0X` prefix in hex.
+fn parse_number(s: &str) -> Result<u64, String> {
+    let (digits, radix) = match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        Some(hex) => (hex, 16),
+        None => (s, 10),
+    };
+    // from_str_radix accepts a leading '+'; a number here is digits only.
+    if digits.is_empty() || !digits.bytes().all(|b| (b as char).is_digit(radix)) {
+        return Err(if radix == 16 {
+            "expected hex digits after 0x".to_string()
+        } else {
+            "expected a decimal number or 0x followed by hex digits".to_string()
+        });
+    }
+    u64::from_str_radix(digits, radix).map_err(|_| "the number is too large".to_string())
+}
+
+/// `--clock-seq`: 0–16383, decimal or hex.
+pub fn parse_clock_seq(s: &str) -> Result<ClockSequence, String> {
+    let v = parse_number(s)?;
+    u16::try_from(v)
+        .ok()
+        .and_then(ClockSequence::new)
+        .ok_or_else(|| {
+            format!(
+                "the clock sequence is 14 bits: 0 to {} (0x{:x}); {s} is too large",
+                ClockSequence::MAX,
+                ClockSequence::MAX
+            )
+        })
+}
+
+/// `--local-id`: a u32, decimal or hex.
+pub fn parse_local_id(s: &str) -> Result<u32, String> {
+    let v = parse_number(s)?;
+    u32::try_from(v).map_err(|_| format!("a local ID is 32 bits: 0 to {}", u32::MAX))
+}
+
+/// `--namespace`: `@dns`, `@url`, `@oid`, `@x500` or a UUID.
+pub fn parse_namespace(s: &str) -> Result<Uuid, String> {
+    if let Some(name) = s.strip_prefix('@') {
+        return uuidkit::namespace::by_name(name).ok_or_else(|| {
+            format!("unknown namespace name @{name}: expected @dns, @url, @oid or @x500")
+        });
+    }
+    Uuid::parse_str(s).map_err(|e| {
+        format!("not a UUID ({e}); a namespace is @dns, @url, @oid, @x500 or a UUID")
+    })
+}
+
+/// The value of `--time`: the text as given (for messages) and the instant.
+#[derive(Clone, Debug)]
+pub struct TimeArg {
+    /// The text on the command line.
+    pub text: String,
+    /// The instant it names.
+    pub time: UnixTime,
+}
+
+/// `--time`: RFC 3339.
+pub fn parse_time(s: &str) -> Result<TimeArg, String> {
+    let time = UnixTime::parse_rfc3339(s).map_err(|e| e.to_string())?;
+    Ok(TimeArg {
+        text: s.to_string(),
+        time,
+    })
+}
+
+/// `--node`: a strategy name or a node value.
+pub fn parse_node(s: &str) -> Result<NodeStrategy, String> {
+    s.parse::<NodeStrategy>().map_err(|e| {
+        format!("{e}; or one of the strategies static, random, mac, hash")
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn command_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn numbers() {
+        assert_eq!(parse_clock_seq("0x33C8").unwrap().get(), 0x33c8);
+        assert_eq!(parse_clock_seq("16383").unwrap().get(), 16383);
+        assert!(parse_clock_seq("16384").is_err());
+        assert!(parse_clock_seq("0x").is_err());
+        assert!(parse_clock_seq("+1").is_err());
+        assert!(parse_clock_seq("-1").is_err());
+        assert!(parse_clock_seq("99999999999999999999999").is_err());
+        assert_eq!(parse_local_id("0xffffffff").unwrap(), u32::MAX);
+        assert!(parse_local_id("4294967296").is_err());
+    }
+
+    #[test]
+    fn namespaces() {
+        assert_eq!(parse_namespace("@dns").unwrap(), uuidkit::namespace::DNS);
+        assert_eq!(parse_namespace("@X500").unwrap(), uuidkit::namespace::X500);
+        assert_eq!(
+            parse_namespace("{6ba7b811-9dad-11d1-80b4-00c04fd430c8}").unwrap(),
+            uuidkit::namespace::URL
+        );
+        assert!(parse_namespace("@foo").is_err());
+        assert!(parse_namespace("dns").is_err());
+    }
+}

@@ -1,0 +1,370 @@
+//! Versions 1, 2 and 6 generation (RFC 9562 §5.1, §5.2, §5.6, §6.1, §6.10): Gregorian
+//! 100 ns timestamps, a clock sequence and a node ID.
+
+use core::fmt;
+
+use rand_core::RngCore;
+
+use super::GenError;
+use crate::layout::{self, v2::Domain, ClockSequence, GregorianFields};
+use crate::node::{random_node, NodeStrategy};
+use crate::random::Csprng;
+use crate::time::{Clock, GregorianTimestamp, SystemClock, UnixTime};
+use crate::{NodeId, Uuid, Version};
+
+/// How many 100 ns ticks past the clock's reading a timestamp may run: one millisecond's
+/// worth, so a clock with millisecond resolution gives 10,000 UUIDs a millisecond
+/// ("millisecond × 10,000 + counter"), and a finer clock the same budget.
+pub const MAX_AHEAD_TICKS: u64 = 9_999;
+
+/// What a Gregorian generator does on overrun: when every 100 ns tick up to
+/// [`MAX_AHEAD_TICKS`] past the clock is used (more than 10 million UUIDs a second).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OverrunPolicy {
+    /// Wait for the clock to move on (the v1 default; RFC 9562 §6.1).
+    Wait,
+    /// Return [`GenError::Overrun`].
+    Error,
+    /// Count on in the clock sequence, carrying into the timestamp when it wraps: the
+    /// timestamp and clock sequence read as one 74-bit number that grows by one (the v6
+    /// default, after the original v6 proposal). Never waits, stays strictly increasing.
+    BumpClockSeq,
+    /// Move the timestamp one tick further ahead of the clock. Never waits; meant for a
+    /// fixed, explicit time (`uuidkit gen v1 --time … -n N`).
+    Advance,
+}
+
+/// Which layout a [`GregorianGenerator`] writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Layout {
+    V1,
+    V6,
+}
+
+type ClockSeqFn = Box<dyn FnMut(Option<ClockSequence>) -> ClockSequence + Send>;
+
+/// A v1 / v6 (and v2) generator: a state machine over a clock, a random source and a
+/// node strategy.
+///
+/// # Guarantees
+/// - **Distinct**: no two UUIDs from one generator are equal, at any rate.
+/// - **Sub-tick counter**: when the clock has not moved a whole 100 ns tick since the last
+///   UUID (or reads coarser than that), the timestamp counts on by one tick, up to
+///   [`MAX_AHEAD_TICKS`] past the clock's reading.
+/// - **Overrun**: past that, the [`OverrunPolicy`] decides: v1 waits for the clock by
+///   default; v6 counts on in the clock sequence by default.
+/// - **v6 is strictly increasing**: each v6 UUID is greater than the one before, whatever
+///   the clock does. If the clock goes back, the timestamp stays where it was and counts
+///   on in the clock sequence (carrying into the timestamp) until the clock catches up;
+///   it never jumps back.
+/// - **v1 follows the clock**: if the clock goes back, v1 takes the earlier time and a new
+///   clock sequence (§5.1: "incremented if the clock is set backwards"); its timestamps
+///   are non-decreasing otherwise. The clock sequence is also incremented when the node
+///   ID changes (except with [`NodeStrategy::Random`], where it changes every time).
+/// - Time is compared as one total value (timestamp, then clock sequence), never field
+///   by field.
+/// - **fork**: in a child process the generator picks a new clock sequence and, with the
+///   `static` or `random` strategy, a new node ID, so parent and child never share one.
+/// - The clock sequence starts at a random 14-bit value unless given.
+///
+/// ```
+/// use uuidkit::generator::gregorian::GregorianGenerator;
+/// let mut g = GregorianGenerator::v6();
+/// let a = g.next()?;
+/// let b = g.next()?;
+/// assert!(a < b);
+/// assert_eq!(a.node(), b.node());
+/// # Ok::<(), uuidkit::generator::GenError>(())
+/// ```
+pub struct GregorianGenerator<C = SystemClock, R = Csprng> {
+    clock: C,
+    rng: R,
+    layout: Layout,
+    policy: OverrunPolicy,
+    strategy: NodeStrategy,
+    node: NodeId,
+    node_warning: Option<String>,
+    clock_seq: ClockSequence,
+    clock_seq_fn: Option<ClockSeqFn>,
+    last_ticks: u64,
+    last_reading: u64,
+    started: bool,
+    behind: bool,
+    fork_generation: u64,
+}
+
+impl<C, R> fmt::Debug for GregorianGenerator<C, R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("GregorianGenerator")
+            .field("layout", &self.layout)
+            .field("policy", &self.policy)
+            .field("strategy", &self.strategy)
+            .field("node", &self.node)
+            .field("clock_seq", &self.clock_seq)
+            .field("last_ticks", &self.last_ticks)
+            .finish_non_exhaustive()
+    }
+}
+
+impl GregorianGenerator {
+    /// A v1 generator on the system clock and the CSPRNG, with the node strategy
+    /// `UUIDKIT_NODE` names (`static` when unset or malformed: use
+    /// [`NodeStrategy::from_env`] to see the error) and [`OverrunPolicy::Wait`].
+    pub fn v1() -> GregorianGenerator {
+        GregorianGenerator::with_sources(Version::V1, SystemClock, Csprng)
+            .with_node(NodeStrategy::from_env().ok().flatten().unwrap_or_default())
+    }
+
+    /// A v6 generator on the system clock and the CSPRNG, with the node strategy
+    /// `UUIDKIT_NODE` names and [`OverrunPolicy::BumpClockSeq`].
+    pub fn v6() -> GregorianGenerator {
+        GregorianGenerator::with_sources(Version::V6, SystemClock, Csprng)
+            .with_node(NodeStrategy::from_env().ok().flatten().unwrap_or_default())
+    }
+}
+
+impl<C: Clock, R: RngCore> GregorianGenerator<C, R> {
+    /// A generator for `version` ([`Version::V6`] for v6, anything else for v1) on the
+    /// given sources, with the `static` node strategy, a random clock sequence, and the
+    /// version's default overrun policy.
+    ///
+    /// ```
+    /// use uuidkit::{clock::ManualClock, generator::gregorian::GregorianGenerator, random::Csprng, Version};
+    /// let clock = ManualClock::at_millis(1_645_557_742_000);
+    /// let mut g = GregorianGenerator::with_sources(Version::V1, &clock, Csprng);
+    /// assert_eq!(g.next()?.timestamp().unwrap().raw(), 0x1EC9414C232AB00);
+    /// # Ok::<(), uuidkit::generator::GenError>(())
+    /// ```
+    pub fn with_sources(version: Version, clock: C, mut rng: R) -> GregorianGenerator<C, R> {
+        let (layout, policy) = match version {
+            Version::V6 => (Layout::V6, OverrunPolicy::BumpClockSeq),
+            _ => (Layout::V1, OverrunPolicy::Wait),
+        };
+        let node = random_node(&mut rng);
+        let clock_seq = ClockSequence::from_masked(rng.next_u32() as u16);
+        GregorianGenerator {
+            clock,
+            rng,
+            layout,
+            policy,
+            strategy: NodeStrategy::Static,
+            node,
+            node_warning: None,
+            clock_seq,
+            clock_seq_fn: None,
+            last_ticks: 0,
+            last_reading: 0,
+            started: false,
+            behind: false,
+            fork_generation: crate::platform::fork_generation(),
+        }
+    }
+
+    /// Chooses the node strategy. A node ID different from the current one increments
+    /// the clock sequence.
+    pub fn with_node(mut self, strategy: NodeStrategy) -> Self {
+        self.set_node(strategy);
+        self
+    }
+
+    /// Changes the node strategy of a running generator; see [`with_node`](Self::with_node).
+    pub fn set_node(&mut self, strategy: NodeStrategy) {
+        let (node, warning) = strategy.resolve(&mut self.rng);
+        self.strategy = strategy;
+        self.node_warning = warning;
+        if node != self.node {
+            self.node = node;
+            if self.started {
+                self.change_clock_seq();
+            }
+        }
+    }
+
+    /// Why the node strategy could not be followed (`mac` without an interface), if so.
+    pub fn node_warning(&self) -> Option<&str> {
+        self.node_warning.as_deref()
+    }
+
+    /// The node ID of the last UUID (or of the next, before the first).
+    pub fn node(&self) -> NodeId {
+        self.node
+    }
+
+    /// Starts from this clock sequence instead of a random one.
+    pub fn with_clock_seq(mut self, clock_seq: ClockSequence) -> Self {
+        self.clock_seq = clock_seq;
+        self
+    }
+
+    /// A user-supplied clock-sequence function, as uuid-creator's: called with `None` for
+    /// the first value and with the current value whenever the generator must change it
+    /// (clock gone back, node changed, fork). A result equal to the current value is
+    /// incremented, so the change still happens.
+    pub fn with_clock_seq_fn(
+        mut self,
+        f: impl FnMut(Option<ClockSequence>) -> ClockSequence + Send + 'static,
+    ) -> Self {
+        let mut f: ClockSeqFn = Box::new(f);
+        self.clock_seq = f(None);
+        self.clock_seq_fn = Some(f);
+        self
+    }
+
+    /// Chooses what happens on overrun.
+    pub fn with_overrun(mut self, policy: OverrunPolicy) -> Self {
+        self.policy = policy;
+        self
+    }
+
+    /// The clock sequence of the last UUID (or of the next, before the first).
+    pub fn clock_seq(&self) -> ClockSequence {
+        self.clock_seq
+    }
+
+    fn change_clock_seq(&mut self) {
+        let current = self.clock_seq;
+        self.clock_seq = match &mut self.clock_seq_fn {
+            Some(f) => f(Some(current)),
+            None => current.next(),
+        };
+        if self.clock_seq == current {
+            self.clock_seq = current.next();
+        }
+    }
+
+    fn after_fork(&mut self) {
+        self.clock_seq = match &mut self.clock_seq_fn {
+            Some(f) => f(None),
+            None => ClockSequence::from_masked(self.rng.next_u32() as u16),
+        };
+        if matches!(self.strategy, NodeStrategy::Static | NodeStrategy::Random) {
+            self.node = random_node(&mut self.rng);
+        }
+    }
+
+    fn reading(&self) -> u64 {
+        let now = self.clock.now();
+        match GregorianTimestamp::from_unix(now) {
+            Ok(t) => t.ticks(),
+            Err(_) if now.as_nanos() < 0 => 0,
+            Err(_) => GregorianTimestamp::MAX.ticks(),
+        }
+    }
+
+    /// Timestamp and clock sequence as one number that v6 sorts by.
+    fn total(&self) -> u128 {
+        ((self.last_ticks as u128) << 14) | self.clock_seq.get() as u128
+    }
+
+    fn count_on(&mut self) {
+        let next = self.total() + 1;
+        self.last_ticks = ((next >> 14) as u64).min(GregorianTimestamp::MAX.ticks());
+        self.clock_seq = ClockSequence::from_masked(next as u16);
+    }
+
+    /// The fields of the next UUID.
+    pub fn next_fields(&mut self) -> Result<GregorianFields, GenError> {
+        let fork = crate::platform::fork_generation();
+        if fork != self.fork_generation {
+            self.fork_generation = fork;
+            self.after_fork();
+        }
+        match &self.strategy {
+            NodeStrategy::Random => self.node = random_node(&mut self.rng),
+            NodeStrategy::Function(f) => {
+                let node = f();
+                if node != self.node {
+                    self.node = node;
+                    if self.started {
+                        self.change_clock_seq();
+                    }
+                }
+            }
+            _ => {}
+        }
+        let monotonic = self.layout == Layout::V6;
+        loop {
+            let now = self.reading();
+            if !self.started {
+                self.started = true;
+                self.last_ticks = now;
+            } else if now < self.last_reading && !monotonic {
+                self.change_clock_seq();
+                self.last_ticks = now;
+            } else if now < self.last_reading {
+                self.behind = true;
+                self.count_on();
+            } else if now > self.last_ticks {
+                self.behind = false;
+                self.last_ticks = now;
+            } else if self.behind {
+                self.count_on();
+            } else if self.last_ticks < now.saturating_add(MAX_AHEAD_TICKS) {
+                self.last_ticks += 1;
+            } else {
+                match self.policy {
+                    OverrunPolicy::Wait => {
+                        let until = GregorianTimestamp::from_ticks_masked(
+                            self.last_ticks + 1 - MAX_AHEAD_TICKS,
+                        );
+                        self.clock.sleep_until(until.to_unix());
+                        continue;
+                    }
+                    OverrunPolicy::Error => {
+                        return Err(GenError::Overrun {
+                            timestamp: UnixTime::from_nanos(
+                                (self.last_ticks as i128
+                                    - crate::time::GREGORIAN_UNIX_OFFSET as i128)
+                                    * 100,
+                            ),
+                        });
+                    }
+                    OverrunPolicy::BumpClockSeq => self.count_on(),
+                    OverrunPolicy::Advance => {
+                        self.last_ticks = (self.last_ticks + 1).min(GregorianTimestamp::MAX.ticks())
+                    }
+                }
+            }
+            self.last_reading = now;
+            break;
+        }
+        Ok(GregorianFields {
+            timestamp: GregorianTimestamp::from_ticks_masked(self.last_ticks),
+            clock_seq: self.clock_seq,
+            node: self.node,
+        })
+    }
+
+    /// The next UUID in this generator's layout (v1 or v6).
+    pub fn next(&mut self) -> Result<Uuid, GenError> {
+        let f = self.next_fields()?;
+        Ok(match self.layout {
+            Layout::V1 => layout::v1::encode(&f),
+            Layout::V6 => layout::v6::encode(&f),
+        })
+    }
+
+    /// The next v2 (DCE Security) UUID for a local identifier in a domain: this
+    /// generator's next timestamp, clock sequence and node, with `time_low` replaced by
+    /// `local_id` and `clock_seq_low` by the domain (RFC 9562 §5.2). Two v2 UUIDs of the
+    /// same domain and identifier within about 7 minutes share their timestamp bits and
+    /// can collide: that is in the DCE design, and why the RFC leaves v2 out of scope.
+    ///
+    /// ```
+    /// use uuidkit::{generator::gregorian::GregorianGenerator, layout::v2::{self, Domain}};
+    /// let u = GregorianGenerator::v1().next_v2(Domain::Group, 100)?;
+    /// assert_eq!(v2::decode(&u).unwrap().local_id, 100);
+    /// # Ok::<(), uuidkit::generator::GenError>(())
+    /// ```
+    pub fn next_v2(&mut self, domain: Domain, local_id: u32) -> Result<Uuid, GenError> {
+        let f = self.next_fields()?;
+        let fields = layout::v2::Fields {
+            local_id,
+            domain,
+            timestamp: f.timestamp,
+            clock_seq: (f.clock_seq.get() >> 8) as u8,
+            node: f.node,
+        };
+        Ok(layout::v2::encode(&fields).expect("a 14-bit clock sequence has 6 high bits"))
+    }
+}

@@ -1,0 +1,154 @@
+//! The state machine v7 and the time-based v8 share: a timestamp and a counter below it,
+//! read together as one number that only grows.
+//!
+//! On a clock reading later than the stored timestamp, the timestamp takes the reading and
+//! the counter is seeded at random with its top bit clear (RFC 9562 §6.2's rollover
+//! guard: at least half the counter's range is left to count in). Otherwise — the same
+//! tick, or a clock that went back — the timestamp stays and the counter grows. A counter
+//! that would overflow moves the timestamp one unit ahead and is seeded again; it never
+//! wraps. So each output is greater than the one before, whatever the clock does.
+
+use rand_core::RngCore;
+
+/// How the counter grows between two outputs in the same tick.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// By one (RFC 9562 §6.2 Method 1).
+    One,
+    /// By a random amount from 1 to 2^32 (Method 2, "monotonic random").
+    Random,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Monotonic {
+    timestamp: u64,
+    counter: u128,
+    started: bool,
+    timestamp_max: u64,
+    counter_bits: u32,
+    step: Step,
+}
+
+pub(crate) fn random_u128(rng: &mut impl RngCore) -> u128 {
+    ((rng.next_u64() as u128) << 64) | rng.next_u64() as u128
+}
+
+impl Monotonic {
+    pub(crate) const fn new(timestamp_bits: u32, counter_bits: u32, step: Step) -> Monotonic {
+        Monotonic {
+            timestamp: 0,
+            counter: 0,
+            started: false,
+            timestamp_max: (1u64 << timestamp_bits) - 1,
+            counter_bits,
+            step,
+        }
+    }
+
+    fn seed(&self, rng: &mut impl RngCore) -> u128 {
+        random_u128(rng) & ((1u128 << (self.counter_bits - 1)) - 1)
+    }
+
+    /// Forgets the counter so the next output seeds a fresh one (used in a child after
+    /// `fork`, where the parent's counter values must not be followed).
+    pub(crate) fn reseed_next(&mut self, rng: &mut impl RngCore) {
+        if self.started {
+            self.counter = self.seed(rng);
+        }
+    }
+
+    /// The next (timestamp, counter) for a clock reading of `now` (already in the
+    /// timestamp's units; readings above the maximum count as the maximum).
+    #[inline]
+    pub(crate) fn next(&mut self, now: u64, rng: &mut impl RngCore) -> (u64, u128) {
+        let now = now.min(self.timestamp_max);
+        if !self.started || now > self.timestamp {
+            self.started = true;
+            self.timestamp = now;
+            self.counter = self.seed(rng);
+            return (self.timestamp, self.counter);
+        }
+        let step = match self.step {
+            Step::One => 1,
+            Step::Random => (rng.next_u32() as u128) + 1,
+        };
+        let next = self.counter + step;
+        if next >> self.counter_bits == 0 {
+            self.counter = next;
+        } else {
+            // Overflow: borrow the next tick. At the very end of the timestamp's range
+            // (the year 10889 for v7) there is no next tick; the counter then restarts,
+            // which is the one case where order cannot be kept.
+            self.timestamp = (self.timestamp + 1).min(self.timestamp_max);
+            self.counter = self.seed(rng);
+        }
+        (self.timestamp, self.counter)
+    }
+
+    /// The last timestamp handed out.
+    pub(crate) fn timestamp(&self) -> u64 {
+        self.timestamp
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use rand_chacha::ChaCha8Rng;
+    use rand_core::SeedableRng;
+
+    fn key(bits: u32, (t, c): (u64, u128)) -> u128 {
+        ((t as u128) << bits) | c
+    }
+
+    #[test]
+    fn overflow_moves_to_the_next_tick_and_never_wraps() {
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let mut m = Monotonic::new(48, 4, Step::One);
+        let mut last = key(4, m.next(100, &mut rng));
+        let mut ticks_used = std::collections::BTreeSet::new();
+        for _ in 0..1000 {
+            let out = m.next(100, &mut rng);
+            ticks_used.insert(out.0);
+            assert!(out.1 < 16);
+            let k = key(4, out);
+            assert!(k > last);
+            last = k;
+        }
+        assert!(ticks_used.len() > 60, "overflow borrowed later ticks");
+    }
+
+    #[test]
+    fn seeds_keep_the_top_bit_clear() {
+        let mut rng = ChaCha8Rng::seed_from_u64(2);
+        let mut m = Monotonic::new(48, 42, Step::One);
+        for now in 1..10_000 {
+            let (_, c) = m.next(now, &mut rng);
+            assert!(c < 1 << 41);
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn strictly_increasing_for_any_clock(
+            readings in proptest::collection::vec(0u64..1000, 1..500),
+            bits in 2u32..80,
+            random_step in any::<bool>(),
+            seed in any::<u64>(),
+        ) {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let step = if random_step { Step::Random } else { Step::One };
+            let bits = bits.min(74);
+            let mut m = Monotonic::new(60, bits, step);
+            let mut last = None;
+            for now in readings {
+                let k = key(bits, m.next(now, &mut rng));
+                if let Some(l) = last {
+                    prop_assert!(k > l);
+                }
+                last = Some(k);
+            }
+        }
+    }
+}

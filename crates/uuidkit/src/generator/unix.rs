@@ -1,0 +1,214 @@
+//! Version 7 generation (RFC 9562 §5.7, §6.2): Unix milliseconds and the three methods
+//! that keep UUIDs from one generator strictly increasing.
+
+use core::fmt;
+use core::str::FromStr;
+
+use rand_core::RngCore;
+
+use super::monotonic::{Monotonic, Step};
+use crate::layout::v7::pack;
+use crate::random::Csprng;
+use crate::time::{Clock, SystemClock};
+use crate::Uuid;
+
+/// The §6.2 method that fills `rand_a` and `rand_b`.
+///
+/// | method | `rand_a` (12 bits) | `rand_b` (62 bits) |
+/// |---|---|---|
+/// | `Counter` (Method 1, default) | counter bits 41–30 | counter bits 29–0, then 32 random bits |
+/// | `Random` (Method 2) | \ the top 12 of a 74-bit monotonic random value | \ its low 62 bits |
+/// | `Precision` (Method 3) | sub-millisecond fraction × 4096, rounded down | 30-bit counter, then 32 random bits |
+///
+/// The counter of Method 1 is 42 bits, the width the `uuid` crate and others settled on:
+/// seeded at random with its top bit clear on each new millisecond, it has room for at
+/// least 2^41 (2.2 × 10^12) UUIDs in one millisecond before it overflows, which no
+/// machine reaches, while 32 fresh random bits in every UUID keep it unguessable and keep
+/// two generators (two processes) apart even inside the same millisecond: with 41 random
+/// seed bits and 32 random tail bits, two processes collide only if both match.
+///
+/// ```
+/// use uuidkit::generator::unix::V7Method;
+/// assert_eq!("precision".parse::<V7Method>()?, V7Method::Precision);
+/// # Ok::<(), uuidkit::generator::unix::MethodParseError>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum V7Method {
+    /// Method 1: fixed-length dedicated counter.
+    #[default]
+    Counter,
+    /// Method 2: monotonic random.
+    Random,
+    /// Method 3: replace leftmost random bits with increased clock precision.
+    Precision,
+}
+
+impl V7Method {
+    /// `counter`, `random` or `precision`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            V7Method::Counter => "counter",
+            V7Method::Random => "random",
+            V7Method::Precision => "precision",
+        }
+    }
+}
+
+impl fmt::Display for V7Method {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A method name that is not `counter`, `random` or `precision`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MethodParseError(String);
+
+impl fmt::Display for MethodParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown v7 method {:?}: expected counter, random or precision",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for MethodParseError {}
+
+impl FromStr for V7Method {
+    type Err = MethodParseError;
+    fn from_str(s: &str) -> Result<V7Method, MethodParseError> {
+        match s {
+            "counter" => Ok(V7Method::Counter),
+            "random" => Ok(V7Method::Random),
+            "precision" => Ok(V7Method::Precision),
+            _ => Err(MethodParseError(s.to_string())),
+        }
+    }
+}
+
+/// A v7 generator: owns its state, asks `C` for time and `R` for random bits.
+///
+/// # Guarantees
+/// - **Strictly increasing**: every UUID is greater (as bytes, so as text and as
+///   `Uuid`) than the one before from the same generator, whatever the clock does.
+/// - **Clock going back**: the generator keeps its last timestamp and keeps counting; the
+///   embedded time then stands still until the clock catches up with it, after which it
+///   follows the clock again. It never jumps back.
+/// - **Counter overflow**: the embedded millisecond (for `Precision`, the 1/4096 ms
+///   unit) moves one ahead and the counter is seeded again; nothing wraps or repeats.
+///   With Method 1 that needs 2^41 UUIDs in one millisecond, so in practice the embedded
+///   time runs ahead of the clock only after the clock went back, and by at most that step.
+/// - **Unpredictable**: 32 bits of every UUID (74 with `Random`) come fresh from `R`.
+/// - **fork**: the default random source rekeys in a child, and the generator reseeds its
+///   counter there, so parent and child continue with different bits.
+/// - A clock reading before 1970 counts as 1970; one past 48 bits of milliseconds (the
+///   year 10889) as the last millisecond.
+///
+/// ```
+/// use uuidkit::generator::unix::{UnixGenerator, V7Method};
+/// let mut g = UnixGenerator::new(V7Method::Counter);
+/// let (a, b) = (g.next(), g.next());
+/// assert!(a < b);
+/// assert_eq!(a.version(), uuidkit::Version::V7);
+/// ```
+#[derive(Debug)]
+pub struct UnixGenerator<C = SystemClock, R = Csprng> {
+    clock: C,
+    rng: R,
+    method: V7Method,
+    state: Monotonic,
+    fork_generation: u64,
+}
+
+impl UnixGenerator {
+    /// A generator on the system clock and the default CSPRNG.
+    pub const fn new(method: V7Method) -> UnixGenerator {
+        UnixGenerator::with_sources(method, SystemClock, Csprng)
+    }
+}
+
+impl Default for UnixGenerator {
+    fn default() -> UnixGenerator {
+        UnixGenerator::new(V7Method::Counter)
+    }
+}
+
+impl<C: Clock, R: RngCore> UnixGenerator<C, R> {
+    /// A generator on the given clock and random source.
+    pub const fn with_sources(method: V7Method, clock: C, rng: R) -> UnixGenerator<C, R> {
+        let state = match method {
+            V7Method::Counter => Monotonic::new(48, 42, Step::One),
+            V7Method::Random => Monotonic::new(48, 74, Step::Random),
+            V7Method::Precision => Monotonic::new(60, 30, Step::One),
+        };
+        UnixGenerator {
+            clock,
+            rng,
+            method,
+            state,
+            fork_generation: 0,
+        }
+    }
+
+    /// The method this generator uses.
+    pub fn method(&self) -> V7Method {
+        self.method
+    }
+
+    /// The next UUID.
+    #[inline]
+    pub fn next(&mut self) -> Uuid {
+        let fork = crate::platform::fork_generation();
+        if fork != self.fork_generation {
+            self.fork_generation = fork;
+            self.state.reseed_next(&mut self.rng);
+        }
+        let now = self.clock.now();
+        let nanos = now.as_nanos().max(0) as u128;
+        match self.method {
+            V7Method::Counter => {
+                let ms = (nanos / 1_000_000).min(u64::MAX as u128) as u64;
+                let (ms, counter) = self.state.next(ms, &mut self.rng);
+                let tail = self.rng.next_u32() as u64;
+                pack(
+                    ms,
+                    (counter >> 30) as u16,
+                    ((counter as u64 & ((1 << 30) - 1)) << 32) | tail,
+                )
+            }
+            V7Method::Random => {
+                let ms = (nanos / 1_000_000).min(u64::MAX as u128) as u64;
+                let (ms, value) = self.state.next(ms, &mut self.rng);
+                pack(ms, (value >> 62) as u16, value as u64)
+            }
+            V7Method::Precision => {
+                // Units of 1/4096 ms: the fraction is rounded down, as §6.2 Method 3 says.
+                let units = (nanos * 4096 / 1_000_000).min(u64::MAX as u128) as u64;
+                let (units, counter) = self.state.next(units, &mut self.rng);
+                let tail = self.rng.next_u32() as u64;
+                pack(
+                    units >> 12,
+                    (units & 0xfff) as u16,
+                    ((counter as u64) << 32) | tail,
+                )
+            }
+        }
+    }
+
+    /// The Unix millisecond of the last UUID.
+    pub fn last_millis(&self) -> u64 {
+        match self.method {
+            V7Method::Precision => self.state.timestamp() >> 12,
+            _ => self.state.timestamp(),
+        }
+    }
+}
+
+impl<C: Clock, R: RngCore> Iterator for UnixGenerator<C, R> {
+    type Item = Uuid;
+    fn next(&mut self) -> Option<Uuid> {
+        Some(UnixGenerator::next(self))
+    }
+}
