@@ -9,15 +9,15 @@ use uuidkit::layout::ClockSequence;
 use uuidkit::time::UnixTime;
 use uuidkit::{Case, Format, Uuid};
 
-use crate::shim::node::NodeStrategy;
+use uuidkit::node::NodeStrategy;
 
 const ABOUT: &str = "Generate, inspect, check and convert UUIDs (RFC 9562)";
 
 const LONG_ABOUT: &str = "\
 Generate, inspect, check and convert UUIDs (RFC 9562).
 
-uuidkit writes every version of RFC 9562 (v1 to v8, plus the Nil and Max UUIDs), reads \
-the fields back out of any UUID, validates UUID text with the exact byte at fault, and \
+uuidkit writes every version of RFC 9562 (v1 to v8, the Nil and the Max UUID), reads
+the fields back out of any UUID, validates UUID text naming the byte at fault, and
 converts between the Gregorian time-based versions 1 and 6.
 
 Accepted input forms, hex digits in either case:
@@ -25,7 +25,10 @@ Accepted input forms, hex digits in either case:
   simple      f81d4fae7dec11d0a76500a0c91e6bf6
   braced      {f81d4fae-7dec-11d0-a765-00a0c91e6bf6}
   urn         urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6
-Nothing else is accepted: no surrounding spaces, no 0x prefix.";
+Nothing else is accepted: no surrounding spaces, no 0x prefix.
+
+inspect, check and convert read their UUIDs from the arguments or, with none, one a
+line from standard input; '--' ends the options.";
 
 const AFTER_LONG_HELP: &str = "\
 EXIT STATUS:
@@ -53,7 +56,6 @@ EXAMPLES:
     about = ABOUT,
     long_about = LONG_ABOUT,
     after_long_help = AFTER_LONG_HELP,
-    propagate_version = true,
     subcommand_required = true,
     arg_required_else_help = true
 )]
@@ -120,38 +122,54 @@ EXAMPLES:
   uuidkit gen v7 --method precision --upper";
 
 const INSPECT_LONG_ABOUT: &str = "\
-Show the fields of each UUID: its canonical form, variant and version, and what its \
-version's layout holds: the time (RFC 3339, UTC) and raw timestamp of v1, v2, v6 and v7, \
-the clock sequence and node of v1, v2 and v6, the hash of v3 and v5, the domain and local \
-ID of v2, the custom fields of v8.
+Show the fields of each UUID: its canonical form, variant and version, and what its
+version's layout holds: the time (RFC 3339, UTC) and raw timestamp of v1, v2, v6 and
+v7, the clock sequence and node of v1, v2 and v6, the hash of v3 and v5, the domain
+and local ID of v2, the custom fields of v8. A blank line separates two UUIDs.
 
-With no UUID arguments, reads one UUID per line from standard input (only the line end, \
-\\n or \\r\\n, is stripped). An invalid input is reported on standard error and the exit \
-status is 1; the valid ones are still shown.
+With no UUID arguments, reads one UUID a line from standard input; only the line end
+(\\n or \\r\\n) is stripped. An invalid input is reported on standard error with
+its argument or line number, and the exit status is 1; the valid ones are still shown.
 
---json writes one JSON object per line with the keys uuid, variant, version (null outside \
-the RFC 9562 variant), nil, max, and as the version has them: time, timestamp, clock_seq, \
-node, multicast, hash, domain, local_id, custom_a, custom_b, custom_c.";
+--json writes one JSON object a line with the keys:
+  uuid        the canonical form
+  variant     ncs, rfc9562, microsoft or future
+  version     1-15, or null outside the RFC 9562 variant (so for Nil and Max)
+  nil, max    whether it is the Nil or the Max UUID
+  time        v1, v2, v6 (7 fractional digits), v7 (3 digits); RFC 3339, UTC
+  timestamp   v1, v2, v6: 100 ns ticks since 1582-10-15; v7: Unix milliseconds
+  clock_seq   v1, v6 (14 bits), v2 (its 6 stored bits)
+  node        v1, v2, v6: 12 lowercase hex digits
+  multicast   v1, v2, v6: the node's multicast bit (set in random nodes)
+  hash        v3: md5, v5: sha1
+  domain      v2: person, group, org (or the domain number)
+  local_id    v2
+  custom_a/b/c  v8: the 48-, 12- and 62-bit custom fields as numbers
+A v2 keeps only the top 28 bits of its timestamp: its time is exact to ~7 minutes.";
 
 const CHECK_LONG_ABOUT: &str = "\
-Validate UUIDs. Exits 0 if every input is a valid UUID in one of the four accepted forms \
-(hyphenated, simple, braced, urn; hex digits in either case). Otherwise reports each \
-invalid input on standard error, with the argument or line number, the byte at fault and \
-what was expected there, and exits 1. Prints nothing on success.
+Validate UUIDs. Exits 0, printing nothing, if every input is a valid UUID in one
+of the four accepted forms (hyphenated, simple, braced, urn; hex digits in either
+case). Otherwise reports each invalid input on standard error, with its argument or
+line number, the byte at fault and what was expected there, and exits 1:
 
-With no UUID arguments, reads one UUID per line from standard input. Only the line end \
-(\\n or \\r\\n) is stripped: a line with a trailing space, or an empty line, is invalid.";
+  uuidkit: invalid UUID "xyz" (argument 2): at byte 0: expected a hex digit ...
+
+With no UUID arguments, reads one UUID a line from standard input. Only the line end
+(\\n or \\r\\n) is stripped: a line with a trailing space, or an empty line, is
+invalid.";
 
 const CONVERT_LONG_ABOUT: &str = "\
-Convert Gregorian time-based UUIDs between version 1 and version 6. The timestamp, clock \
-sequence and node are kept, so the conversion is lossless both ways.
+Convert Gregorian time-based UUIDs between version 1 and version 6, one a line in
+canonical form. The timestamp, clock sequence and node are kept: the conversion is
+lossless both ways.
 
---to v6 accepts v1 and v6 UUIDs; --to v1 accepts v6 and v1 UUIDs. A UUID already of the \
-target version is written unchanged (in canonical form), so the command can normalize a \
-mixed list. Any other version is an error naming the input (exit status 1); the other \
-inputs are still converted.
+--to v6 accepts v1 and v6 UUIDs; --to v1 accepts v6 and v1 UUIDs. A UUID already of
+the target version is written unchanged (in canonical form), so a mixed list can be
+normalized. Any other version is an error naming the input (exit status 1); the
+other inputs are still converted.
 
-With no UUID arguments, reads one UUID per line from standard input.";
+With no UUID arguments, reads one UUID a line from standard input.";
 
 /// A version to generate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -224,11 +242,11 @@ impl From<FormatArg> for Format {
 /// How v7 fills the bits after the millisecond timestamp (RFC 9562 §6.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum MethodArg {
-    /// A counter seeded at random each millisecond (method 1): strictly increasing
+    /// §6.2 method 1: a 42-bit counter, seeded at random each millisecond, then 32 random bits
     Counter,
-    /// Random bits, kept monotonic by incrementing them within a millisecond (method 2)
+    /// §6.2 method 2: 74 random bits, incremented by a random step within a millisecond
     Random,
-    /// Sub-millisecond precision in rand_a (method 3)
+    /// §6.2 method 3: 1/4096 ms in rand_a, then a 30-bit counter and 32 random bits
     Precision,
 }
 
@@ -267,8 +285,8 @@ pub struct GenArgs {
         long,
         value_name = "NS",
         value_parser = parse_namespace,
-        long_help = "Namespace of a name-based UUID (v3, v5, v8): @dns, @url, @oid or @x500 for \
-                     the namespaces of RFC 9562 §6.6, or any UUID in one of the accepted forms."
+        long_help = "Namespace of a name-based UUID (v3, v5, v8): @dns, @url, @oid or @x500\n\
+                     for the namespaces of RFC 9562 §6.6, or any UUID in an accepted form."
     )]
     pub namespace: Option<Uuid>,
 
@@ -281,11 +299,11 @@ pub struct GenArgs {
         long,
         value_name = "RFC3339",
         value_parser = parse_time,
-        long_help = "Embed this instant instead of the current time (v1, v2, v6, v7 and the \
-                     time-based v8). RFC 3339: YYYY-MM-DDTHH:MM:SS, an optional fraction of up \
-                     to 9 digits, then Z or an offset ±HH:MM, e.g. 2022-02-22T14:22:22-05:00. \
-                     The instant must fit the version: from 1582-10-15 for v1, v2 and v6, from \
-                     1970 for v7 and v8."
+        long_help = "Embed this instant instead of the current time (v1, v2, v6, v7 and the\n\
+                     time-based v8). RFC 3339: YYYY-MM-DDTHH:MM:SS, an optional fraction of up\n\
+                     to 9 digits, then Z or an offset ±HH:MM, e.g. 2022-02-22T14:22:22-05:00.\n\
+                     The instant must fit the version: from 1582-10-15 for v1, v2 and v6,\n\
+                     from 1970 for v7 and v8."
     )]
     pub time: Option<TimeArg>,
 
@@ -294,8 +312,8 @@ pub struct GenArgs {
         long,
         value_name = "N",
         value_parser = parse_clock_seq,
-        long_help = "Clock sequence for v1, v2 and v6: 0 to 16383 (14 bits), decimal or \
-                     0x-prefixed hex. Without it, a random one is chosen. v2 stores only its \
+        long_help = "Clock sequence for v1, v2 and v6: 0 to 16383 (14 bits), decimal or\n\
+                     0x-prefixed hex. Without it, a random one is chosen. v2 stores only its\n\
                      top 6 bits."
     )]
     pub clock_seq: Option<ClockSequence>,
@@ -305,12 +323,15 @@ pub struct GenArgs {
         long,
         value_name = "NODE",
         value_parser = parse_node,
-        long_help = "Node ID for v1, v2 and v6. Either a strategy: static (one random node for \
-                     the run, multicast bit set), random (a new random node per UUID), mac (a \
-                     network card's address), hash (a hash of host identity); or a value: 12 \
-                     hex digits, optionally 0x-prefixed or with ':' or '-' between octets \
-                     (9F:6B:DE:CE:D8:46), or a decimal number below 2^48. Overrides the \
-                     UUIDKIT_NODE environment variable."
+        long_help = "Node ID for v1, v2 and v6: a strategy or a value. Overrides the\n\
+                     UUIDKIT_NODE environment variable; the default is static.\n  \
+                     static  a random node chosen once, multicast bit set\n  \
+                     random  a new random node for every UUID, multicast bit set\n  \
+                     mac     the MAC address of an up, non-loopback interface\n          \
+                     (static, with a warning, when there is none)\n  \
+                     hash    SHA-256 of host name, MAC and IP addresses, multicast bit set\n  \
+                     VALUE   12 hex digits, optionally 0x-prefixed or with ':' or '-'\n          \
+                     between octets (9F:6B:DE:CE:D8:46), or a decimal number < 2^48"
     )]
     pub node: Option<NodeStrategy>,
 
@@ -327,8 +348,8 @@ pub struct GenArgs {
         long,
         value_name = "N",
         value_parser = parse_local_id,
-        long_help = "Local identifier of a v2 UUID: a 32-bit number, decimal or 0x hex. \
-                     Defaults to the current user's UID for --domain person and GID for \
+        long_help = "Local identifier of a v2 UUID: a 32-bit number, decimal or 0x hex.\n\
+                     Defaults to the current user's UID for --domain person and GID for\n\
                      --domain group; required for --domain org."
     )]
     pub local_id: Option<u32>,
@@ -453,9 +474,7 @@ pub fn parse_time(s: &str) -> Result<TimeArg, String> {
 
 /// `--node`: a strategy name or a node value.
 pub fn parse_node(s: &str) -> Result<NodeStrategy, String> {
-    s.parse::<NodeStrategy>().map_err(|e| {
-        format!("{e}; or one of the strategies static, random, mac, hash")
-    })
+    s.parse::<NodeStrategy>().map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

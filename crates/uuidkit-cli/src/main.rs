@@ -8,7 +8,6 @@ mod convert;
 mod generate;
 mod input;
 mod inspect;
-mod shim;
 
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;

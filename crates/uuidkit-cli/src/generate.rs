@@ -1,0 +1,313 @@
+//! `uuidkit gen VERSION`: check which flags apply, build the generator, write N UUIDs.
+
+use std::io::Write;
+
+use clap::error::ErrorKind;
+use uuidkit::layout::v2::Domain;
+use uuidkit::random::Csprng;
+use uuidkit::time::{Clock, FnClock, GregorianTimestamp, UnixTime, unix_10ns_60, unix_millis_48};
+use uuidkit::{Case, Format, Uuid, Version};
+
+use crate::args::{DomainArg, GenArgs, GenVersion, MethodArg, TimeArg};
+use uuidkit::generator::GenError;
+use uuidkit::generator::custom::CustomGenerator;
+use uuidkit::generator::gregorian::{GregorianGenerator, OverrunPolicy};
+use uuidkit::generator::unix::{UnixGenerator, V7Method};
+use uuidkit::node::NodeStrategy;
+use crate::{Failure, Status, usage_error};
+
+use GenVersion::*;
+
+/// Each optional flag of `gen` and the versions it applies to.
+fn applicability(a: &GenArgs) -> [(&'static str, bool, &'static [GenVersion], &'static str); 8] {
+    const NAMED: &[GenVersion] = &[V3, V5, V8];
+    const TIMED: &[GenVersion] = &[V1, V2, V6, V7, V8];
+    const GREGORIAN: &[GenVersion] = &[V1, V2, V6];
+    [
+        ("--namespace", a.namespace.is_some(), NAMED, "v3, v5 and v8"),
+        ("--name", a.name.is_some(), NAMED, "v3, v5 and v8"),
+        ("--time", a.time.is_some(), TIMED, "v1, v2, v6, v7 and v8"),
+        ("--clock-seq", a.clock_seq.is_some(), GREGORIAN, "v1, v2 and v6"),
+        ("--node", a.node.is_some(), GREGORIAN, "v1, v2 and v6"),
+        ("--method", a.method.is_some(), &[V7], "v7"),
+        ("--domain", a.domain.is_some(), &[V2], "v2"),
+        ("--local-id", a.local_id.is_some(), &[V2], "v2"),
+    ]
+}
+
+fn usage(kind: ErrorKind, message: impl std::fmt::Display) -> Failure {
+    usage_error("gen", kind, message)
+}
+
+/// Refuses flags that do not apply to the version, and missing required ones.
+fn validate(a: &GenArgs) -> Result<(), Failure> {
+    let v = a.version;
+    for (flag, given, versions, names) in applicability(a) {
+        if given && !versions.contains(&v) {
+            return Err(usage(
+                ErrorKind::ArgumentConflict,
+                format!("{flag} does not apply to gen {}; it is for {names}", v.name()),
+            ));
+        }
+    }
+    let named = a.namespace.is_some() || a.name.is_some();
+    if matches!(v, V3 | V5) || (v == V8 && named) {
+        let missing = match (a.namespace.is_some(), a.name.is_some()) {
+            (false, false) => Some("--namespace NS and --name NAME"),
+            (false, true) => Some("--namespace NS"),
+            (true, false) => Some("--name NAME"),
+            (true, true) => None,
+        };
+        if let Some(missing) = missing {
+            let what = if v == V8 {
+                "the name-based gen v8 needs"
+            } else {
+                &format!("gen {} needs", v.name())
+            };
+            return Err(usage(
+                ErrorKind::MissingRequiredArgument,
+                format!("{what} {missing} (NS is @dns, @url, @oid, @x500 or a UUID)"),
+            ));
+        }
+    }
+    if v == V8 && named && a.time.is_some() {
+        return Err(usage(
+            ErrorKind::ArgumentConflict,
+            "--time does not apply to the name-based gen v8 (--namespace/--name); \
+             without them gen v8 is time-based and takes --time",
+        ));
+    }
+    if let Some(t) = &a.time {
+        check_time_range(v, t, a.count)?;
+    }
+    Ok(())
+}
+
+/// An instant that the version's timestamp field cannot hold is a usage error naming
+/// `--time`.
+fn check_time_range(v: GenVersion, t: &TimeArg, count: u64) -> Result<(), Failure> {
+    let fits = match v {
+        // -n N takes N consecutive 100 ns ticks from the instant: the last must fit too.
+        V1 | V2 | V6 => GregorianTimestamp::from_unix(t.time).and_then(|_| {
+            let ticks = count.saturating_sub(1) as i128;
+            let last = UnixTime::from_nanos(t.time.as_nanos() + ticks * 100);
+            GregorianTimestamp::from_unix(last).map(|_| ())
+        }),
+        V7 => unix_millis_48(t.time).map(|_| ()),
+        V8 => unix_10ns_60(t.time).map(|_| ()),
+        _ => Ok(()),
+    };
+    fits.map_err(|e| {
+        usage(
+            ErrorKind::ValueValidation,
+            format!("invalid value '{}' for '--time <RFC3339>': {e}", t.text),
+        )
+    })
+}
+
+/// Writes `count` UUIDs from `next`, one a line, each formatted into a stack buffer.
+fn emit(
+    a: &GenArgs,
+    out: &mut impl Write,
+    mut next: impl FnMut() -> Result<Uuid, GenError>,
+) -> Result<Status, Failure> {
+    let (format, case): (Format, Case) = a.style();
+    let mut buf = [0u8; Format::MAX_LEN];
+    for _ in 0..a.count {
+        let u = next().map_err(|e| Failure::Message(e.to_string()))?;
+        out.write_all(u.encode(format, case, &mut buf).as_bytes())?;
+        out.write_all(b"\n")?;
+    }
+    Ok(Status::Ok)
+}
+
+/// The same UUID `count` times (nil, max and the name-based versions).
+fn emit_constant(a: &GenArgs, out: &mut impl Write, u: Uuid) -> Result<Status, Failure> {
+    emit(a, out, || Ok(u))
+}
+
+/// The node strategy: `--node`, else `UUIDKIT_NODE`, else the generator's default
+/// (`static`). A malformed `UUIDKIT_NODE` is a usage error naming it (the library's own
+/// `GregorianGenerator::v1()` would quietly fall back to `static`).
+fn node_strategy(a: &GenArgs) -> Result<Option<NodeStrategy>, Failure> {
+    if let Some(n) = &a.node {
+        return Ok(Some(n.clone()));
+    }
+    NodeStrategy::from_env().map_err(|e| {
+        usage(
+            ErrorKind::ValueValidation,
+            format!(
+                "invalid value of the environment variable {}: {e}; pass --node to override it",
+                NodeStrategy::ENV
+            ),
+        )
+    })
+}
+
+/// The default local ID of a v2 UUID: the UID or GID of this process.
+fn default_local_id(domain: DomainArg) -> Result<u32, Failure> {
+    let missing = |why: String| {
+        usage(
+            ErrorKind::MissingRequiredArgument,
+            format!("gen v2 --domain {why}; pass --local-id N"),
+        )
+    };
+    match domain {
+        DomainArg::Org => Err(missing("org has no default local ID".to_string())),
+        DomainArg::Person | DomainArg::Group => {
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::MetadataExt;
+                let which = if domain == DomainArg::Person { "person" } else { "group" };
+                let md = std::fs::metadata("/proc/self").map_err(|e| {
+                    missing(format!(
+                        "{which}: cannot read this process's user and group IDs from /proc/self ({e})"
+                    ))
+                })?;
+                Ok(if domain == DomainArg::Person { md.uid() } else { md.gid() })
+            }
+            #[cfg(not(unix))]
+            {
+                Err(missing(
+                    "person/group: this system has no POSIX user and group IDs".to_string(),
+                ))
+            }
+        }
+    }
+}
+
+/// What a Gregorian generator is asked for: v1/v6, or v2 with its domain and local ID.
+#[derive(Clone, Copy)]
+enum GregorianKind {
+    Plain,
+    Dce(Domain, u32),
+}
+
+fn run_gregorian<C: Clock>(
+    a: &GenArgs,
+    out: &mut impl Write,
+    generator: GregorianGenerator<C, Csprng>,
+    node: Option<NodeStrategy>,
+    kind: GregorianKind,
+) -> Result<Status, Failure> {
+    let mut g = generator;
+    if let Some(n) = node {
+        g = g.with_node(n);
+    }
+    if let Some(cs) = a.clock_seq {
+        g = g.with_clock_seq(cs);
+    }
+    if let Some(w) = g.node_warning() {
+        crate::report(format_args!("warning: {w}"));
+    }
+    match kind {
+        GregorianKind::Plain => emit(a, out, || g.next()),
+        GregorianKind::Dce(domain, id) => emit(a, out, || g.next_v2(domain, id)),
+    }
+}
+
+/// A clock stopped at `t`.
+fn fixed(t: UnixTime) -> FnClock<impl Fn() -> UnixTime> {
+    FnClock(move || t)
+}
+
+fn gregorian(a: &GenArgs, out: &mut impl Write) -> Result<Status, Failure> {
+    let node = node_strategy(a)?;
+    let kind = if a.version == V2 {
+        let domain = a.domain.unwrap_or(DomainArg::Person);
+        let id = match a.local_id {
+            Some(id) => id,
+            None => default_local_id(domain)?,
+        };
+        let domain = match domain {
+            DomainArg::Person => Domain::Person,
+            DomainArg::Group => Domain::Group,
+            DomainArg::Org => Domain::Org,
+        };
+        GregorianKind::Dce(domain, id)
+    } else {
+        GregorianKind::Plain
+    };
+    let version = if a.version == V6 {
+        Version::V6
+    } else {
+        Version::V1
+    };
+    match &a.time {
+        Some(t) => {
+            let g = GregorianGenerator::with_sources(version, fixed(t.time), Csprng)
+                .with_overrun(OverrunPolicy::Advance);
+            run_gregorian(a, out, g, node, kind)
+        }
+        None => {
+            let g = if version == Version::V6 {
+                GregorianGenerator::v6()
+            } else {
+                GregorianGenerator::v1()
+            };
+            run_gregorian(a, out, g, node, kind)
+        }
+    }
+}
+
+fn v7(a: &GenArgs, out: &mut impl Write) -> Result<Status, Failure> {
+    let method = match a.method.unwrap_or(MethodArg::Counter) {
+        MethodArg::Counter => V7Method::Counter,
+        MethodArg::Random => V7Method::Random,
+        MethodArg::Precision => V7Method::Precision,
+    };
+    match &a.time {
+        Some(t) => {
+            let mut g = UnixGenerator::with_sources(method, fixed(t.time), Csprng);
+            emit(a, out, || Ok(g.next()))
+        }
+        None => {
+            let mut g = UnixGenerator::new(method);
+            emit(a, out, || Ok(g.next()))
+        }
+    }
+}
+
+fn v8_time_based(a: &GenArgs, out: &mut impl Write) -> Result<Status, Failure> {
+    match &a.time {
+        Some(t) => {
+            let mut g = CustomGenerator::with_sources(fixed(t.time), Csprng);
+            emit(a, out, || Ok(g.next()))
+        }
+        None => {
+            let mut g = CustomGenerator::new();
+            emit(a, out, || Ok(g.next()))
+        }
+    }
+}
+
+/// Runs `gen`.
+pub fn run(a: &GenArgs, out: &mut impl Write) -> Result<Status, Failure> {
+    validate(a)?;
+    let named = || {
+        // validate() made sure both are there.
+        let ns = a.namespace.unwrap_or_default();
+        let name = a.name.as_deref().unwrap_or_default().as_bytes();
+        (ns, name)
+    };
+    match a.version {
+        Nil => emit_constant(a, out, Uuid::NIL),
+        Max => emit_constant(a, out, Uuid::MAX),
+        V3 => {
+            let (ns, name) = named();
+            emit_constant(a, out, uuidkit::v3(&ns, name))
+        }
+        V5 => {
+            let (ns, name) = named();
+            emit_constant(a, out, uuidkit::v5(&ns, name))
+        }
+        V8 if a.name.is_some() => {
+            let (ns, name) = named();
+            emit_constant(a, out, uuidkit::v8_sha256(&ns, name))
+        }
+        V8 => v8_time_based(a, out),
+        V4 => emit(a, out, || Ok(uuidkit::v4())),
+        V1 | V2 | V6 => gregorian(a, out),
+        V7 => v7(a, out),
+    }
+}

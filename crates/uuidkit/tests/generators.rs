@@ -1,0 +1,391 @@
+//! Each sentence of the generators' documented guarantees, tested with a manual clock
+//! and a seeded random source where it matters.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::time::Duration;
+
+use proptest::prelude::*;
+use rand_chacha::ChaCha8Rng;
+use uuidkit::clock::ManualClock;
+use uuidkit::generator::custom::CustomGenerator;
+use uuidkit::generator::gregorian::{GregorianGenerator, OverrunPolicy, MAX_AHEAD_TICKS};
+use uuidkit::generator::unix::{UnixGenerator, V7Method};
+use uuidkit::generator::GenError;
+use uuidkit::layout::{self, ClockSequence};
+use uuidkit::node::NodeStrategy;
+use uuidkit::random::SeedableRng;
+use uuidkit::time::{Clock, UnixTime};
+use uuidkit::{NodeId, Uuid, Version};
+
+const T0_MS: u64 = 1_700_000_000_000;
+const METHODS: [V7Method; 3] = [V7Method::Counter, V7Method::Random, V7Method::Precision];
+
+fn rng(seed: u64) -> ChaCha8Rng {
+    ChaCha8Rng::seed_from_u64(seed)
+}
+
+/// Timestamp and clock sequence of a v1 UUID as one number (v1 bytes do not sort).
+fn v1_key(u: &Uuid) -> u128 {
+    let f = layout::v1::decode(u).unwrap();
+    ((f.timestamp.ticks() as u128) << 14) | f.clock_seq.get() as u128
+}
+
+fn assert_strictly_increasing(label: &str, mut next: impl FnMut() -> Uuid, n: usize) {
+    let mut last = next();
+    for i in 1..n {
+        let u = next();
+        assert!(u > last, "{label}: UUID {i} ({u}) is not above the one before ({last})");
+        last = u;
+    }
+}
+
+#[test]
+fn frozen_clock_20_million_v7_each_method() {
+    for m in METHODS {
+        let clock = ManualClock::at_millis(T0_MS);
+        let mut g = UnixGenerator::with_sources(m, &clock, rng(1));
+        assert_strictly_increasing(&format!("v7 {m}"), || g.next(), 20_000_000);
+    }
+}
+
+#[test]
+fn frozen_clock_20_million_v8() {
+    let clock = ManualClock::at_millis(T0_MS);
+    let mut g = CustomGenerator::with_sources(&clock, rng(2));
+    assert_strictly_increasing("v8", || g.next(), 20_000_000);
+}
+
+#[test]
+fn frozen_clock_20_million_v6_counts_on_in_the_clock_sequence() {
+    let clock = ManualClock::at_millis(T0_MS);
+    let mut g = GregorianGenerator::with_sources(Version::V6, &clock, rng(3));
+    let first = g.next().unwrap();
+    let mut last = first;
+    for i in 1..20_000_000 {
+        let u = g.next().unwrap();
+        assert!(u > last, "v6 UUID {i} is not above the one before");
+        last = u;
+    }
+    // 20 million UUIDs in one frozen 100 ns tick: the timestamp ran at most a millisecond
+    // (the sub-tick budget) plus one tick per 16,384 clock-sequence values ahead.
+    let ahead = last.timestamp().unwrap().raw() - first.timestamp().unwrap().raw();
+    assert!(ahead <= MAX_AHEAD_TICKS + 20_000_000 / 16_384 + 1, "ran {ahead} ticks ahead");
+}
+
+#[test]
+fn frozen_clock_20_million_v1_waits_and_stays_distinct() {
+    // ManualClock simulates the wait by moving itself: the generator's only way forward.
+    let clock = ManualClock::at_millis(T0_MS);
+    let mut g = GregorianGenerator::with_sources(Version::V1, &clock, rng(4));
+    let mut last = v1_key(&g.next().unwrap());
+    for i in 1..20_000_000 {
+        let k = v1_key(&g.next().unwrap());
+        assert!(k > last, "v1 UUID {i} repeats or goes back");
+        last = k;
+    }
+    // It waited: the clock was moved by the generator, never past its timestamps.
+    let waited = clock.now().as_millis() as u64 - T0_MS;
+    assert!((1_900..=2_001).contains(&waited), "waited {waited} ms for 20 million UUIDs");
+}
+
+#[test]
+fn v1_overrun_error_after_one_millisecond_of_ticks() {
+    let clock = ManualClock::at_millis(T0_MS);
+    let mut g = GregorianGenerator::with_sources(Version::V1, &clock, rng(5))
+        .with_overrun(OverrunPolicy::Error);
+    for _ in 0..=MAX_AHEAD_TICKS {
+        g.next().unwrap();
+    }
+    assert!(matches!(g.next(), Err(GenError::Overrun { .. })));
+    assert!(matches!(g.next(), Err(GenError::Overrun { .. })), "no state was spent");
+    clock.advance(Duration::from_nanos(100));
+    assert!(g.next().is_ok(), "one new tick, one more UUID");
+}
+
+#[test]
+fn sub_tick_counter_fills_a_coarse_clock() {
+    // A millisecond clock: 10,000 UUIDs fit in a millisecond, one 100 ns tick apart.
+    let clock = ManualClock::at_millis(T0_MS);
+    let mut g = GregorianGenerator::with_sources(Version::V1, &clock, rng(6));
+    let base = g.next().unwrap().timestamp().unwrap().raw();
+    for i in 1..10_000u64 {
+        assert_eq!(g.next().unwrap().timestamp().unwrap().raw(), base + i);
+    }
+}
+
+fn step_back_cases() -> [Duration; 2] {
+    [Duration::from_secs(1), Duration::from_secs(3600)]
+}
+
+#[test]
+fn clock_stepped_back_v7_v8_v6_never_decrease() {
+    for back in step_back_cases() {
+        for m in METHODS {
+            let clock = ManualClock::at_millis(T0_MS);
+            let mut g = UnixGenerator::with_sources(m, &clock, rng(7));
+            let before = g.next();
+            clock.step_back(back);
+            assert_strictly_increasing(&format!("v7 {m}"), || g.next(), 10_000);
+            let after = g.next();
+            assert!(after > before);
+            // The embedded time stood still at the last millisecond...
+            assert_eq!(
+                after.timestamp().unwrap().raw(),
+                before.timestamp().unwrap().raw()
+            );
+            // ...until the clock caught up, and then follows it again.
+            clock.advance(back + Duration::from_millis(5));
+            let caught_up = g.next();
+            assert_eq!(caught_up.timestamp().unwrap().raw(), T0_MS + 5);
+        }
+
+        let clock = ManualClock::at_millis(T0_MS);
+        let mut g = CustomGenerator::with_sources(&clock, rng(8));
+        let before = g.next();
+        clock.step_back(back);
+        assert!(g.next() > before);
+        assert_strictly_increasing("v8", || g.next(), 10_000);
+
+        let clock = ManualClock::at_millis(T0_MS);
+        let mut g = GregorianGenerator::with_sources(Version::V6, &clock, rng(9));
+        let before = g.next().unwrap();
+        clock.step_back(back);
+        let mut last = before;
+        for _ in 0..100_000 {
+            let u = g.next().unwrap();
+            assert!(u > last);
+            last = u;
+            clock.advance(Duration::from_micros(1));
+        }
+        clock.advance(back);
+        let caught_up = g.next().unwrap();
+        assert!(caught_up > last);
+        let now = uuidkit::time::GregorianTimestamp::from_unix(clock.now()).unwrap();
+        assert_eq!(caught_up.timestamp().unwrap().raw(), now.ticks(), "follows the clock again");
+    }
+}
+
+#[test]
+fn clock_stepped_back_v1_takes_a_new_clock_sequence() {
+    for back in step_back_cases() {
+        let clock = ManualClock::at_millis(T0_MS);
+        let mut g = GregorianGenerator::with_sources(Version::V1, &clock, rng(10))
+            .with_clock_seq(ClockSequence::new(100).unwrap());
+        let mut seen = HashSet::new();
+        for _ in 0..1000 {
+            assert!(seen.insert(g.next().unwrap()));
+        }
+        clock.step_back(back);
+        let u = g.next().unwrap();
+        assert!(seen.insert(u), "no duplicate");
+        assert_eq!(u.clock_seq(), Some(101), "clock sequence incremented");
+        let t = u.timestamp().unwrap().to_unix();
+        assert_eq!(t, clock.now(), "v1 takes the earlier time");
+        for _ in 0..1000 {
+            assert!(seen.insert(g.next().unwrap()));
+        }
+    }
+}
+
+#[test]
+fn node_change_takes_a_new_clock_sequence() {
+    let clock = ManualClock::at_millis(T0_MS);
+    let a = NodeId::from_u64(0x0000_0000_0001).unwrap();
+    let b = NodeId::from_u64(0x0000_0000_0002).unwrap();
+    let mut g = GregorianGenerator::with_sources(Version::V1, &clock, rng(11))
+        .with_node(NodeStrategy::Fixed(a))
+        .with_clock_seq(ClockSequence::new(0x3fff).unwrap());
+    assert_eq!(g.next().unwrap().clock_seq(), Some(0x3fff));
+    g.set_node(NodeStrategy::Fixed(b));
+    let u = g.next().unwrap();
+    assert_eq!((u.node(), u.clock_seq()), (Some(b), Some(0)), "wraps from 16383 to 0");
+    g.set_node(NodeStrategy::Fixed(b));
+    assert_eq!(g.next().unwrap().clock_seq(), Some(0), "same node, same sequence");
+}
+
+#[test]
+fn clock_seq_function_is_asked_on_every_change() {
+    let clock = ManualClock::at_millis(T0_MS);
+    let calls = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let log = calls.clone();
+    let mut g = GregorianGenerator::with_sources(Version::V1, &clock, rng(12))
+        .with_clock_seq_fn(move |prev| {
+            log.lock().unwrap().push(prev.map(|c| c.get()));
+            ClockSequence::new(prev.map_or(500, |c| c.get() + 10)).unwrap()
+        });
+    assert_eq!(g.next().unwrap().clock_seq(), Some(500));
+    clock.step_back(Duration::from_secs(1));
+    assert_eq!(g.next().unwrap().clock_seq(), Some(510));
+    assert_eq!(*calls.lock().unwrap(), vec![None, Some(500)]);
+}
+
+#[test]
+fn node_strategies() {
+    let clock = ManualClock::at_millis(T0_MS);
+    // static: one random multicast node for the generator's life.
+    let mut g = GregorianGenerator::with_sources(Version::V1, &clock, rng(13));
+    let n = g.next().unwrap().node().unwrap();
+    assert!(n.is_multicast());
+    assert!((0..100).all(|_| g.next().unwrap().node() == Some(n)));
+    // random: a new one every time, clock sequence unchanged.
+    let mut g = GregorianGenerator::with_sources(Version::V1, &clock, rng(14))
+        .with_node(NodeStrategy::Random);
+    let us: Vec<Uuid> = (0..100).map(|_| g.next().unwrap()).collect();
+    let nodes: HashSet<NodeId> = us.iter().map(|u| u.node().unwrap()).collect();
+    assert_eq!(nodes.len(), 100);
+    assert!(nodes.iter().all(NodeId::is_multicast));
+    assert!(us.iter().all(|u| u.clock_seq() == us[0].clock_seq()));
+    // hash: stable on this host, multicast.
+    let h1 = GregorianGenerator::with_sources(Version::V1, &clock, rng(15))
+        .with_node(NodeStrategy::Hash)
+        .next()
+        .unwrap()
+        .node()
+        .unwrap();
+    let h2 = GregorianGenerator::with_sources(Version::V6, &clock, rng(16))
+        .with_node(NodeStrategy::Hash)
+        .next()
+        .unwrap()
+        .node()
+        .unwrap();
+    assert_eq!(h1, h2);
+    assert!(h1.is_multicast());
+    // mac: the host's MAC (not multicast-forced), or static with a warning.
+    let g = GregorianGenerator::with_sources(Version::V1, &clock, rng(17))
+        .with_node(NodeStrategy::Mac);
+    match uuidkit::host::primary_mac() {
+        Some(mac) => {
+            assert_eq!(g.node(), NodeId::from_bytes(mac));
+            assert!(g.node_warning().is_none());
+        }
+        None => {
+            assert!(g.node().is_multicast());
+            assert!(g.node_warning().unwrap().contains("static"));
+        }
+    }
+    // fixed, and a user function.
+    let fixed = NodeId::from_u64(0x0123_4567_89ab).unwrap();
+    let mut g = GregorianGenerator::with_sources(Version::V6, &clock, rng(18))
+        .with_node(NodeStrategy::Fixed(fixed));
+    assert_eq!(g.next().unwrap().node(), Some(fixed));
+    let mut g = GregorianGenerator::with_sources(Version::V6, &clock, rng(19))
+        .with_node(NodeStrategy::Function(Arc::new(move || fixed)));
+    assert_eq!(g.next().unwrap().node(), Some(fixed));
+}
+
+#[test]
+fn process_wide_generators_across_4_threads() {
+    type Gen = fn() -> Uuid;
+    let cases: [(&str, Gen, bool); 4] = [
+        ("v7", uuidkit::v7, true),
+        ("v6", uuidkit::v6, true),
+        ("v8", uuidkit::v8, true),
+        ("v1", uuidkit::v1, false),
+    ];
+    for (label, make, ordered) in cases {
+        let threads: Vec<_> = (0..4)
+            .map(|_| {
+                std::thread::spawn(move || {
+                    let mut out = Vec::with_capacity(1_000_000);
+                    for _ in 0..1_000_000 {
+                        out.push(make());
+                    }
+                    out
+                })
+            })
+            .collect();
+        let mut all = HashSet::with_capacity(4_000_000);
+        for t in threads {
+            let out = t.join().unwrap();
+            if ordered {
+                assert!(out.windows(2).all(|w| w[0] < w[1]), "{label}: a thread's sequence decreased");
+            }
+            for u in out {
+                assert!(all.insert(u), "{label}: duplicate {u}");
+            }
+        }
+        assert_eq!(all.len(), 4_000_000);
+    }
+}
+
+#[test]
+fn v2_carries_domain_and_local_id() {
+    let clock = ManualClock::at_millis(T0_MS);
+    let mut g = GregorianGenerator::with_sources(Version::V1, &clock, rng(20))
+        .with_clock_seq(ClockSequence::new(0x33c8).unwrap());
+    let u = g.next_v2(layout::v2::Domain::Group, 4242).unwrap();
+    let f = layout::v2::decode(&u).unwrap();
+    assert_eq!((f.domain, f.local_id, f.clock_seq), (layout::v2::Domain::Group, 4242, 0x33));
+    let t = uuidkit::time::GregorianTimestamp::from_unix(UnixTime::from_millis(T0_MS)).unwrap();
+    assert_eq!(f.timestamp.ticks(), t.ticks() & !0xffff_ffff);
+}
+
+#[derive(Debug, Clone)]
+enum Move {
+    Forward(u64),
+    Back(u64),
+    Stay,
+}
+
+fn moves() -> impl Strategy<Value = Vec<Move>> {
+    proptest::collection::vec(
+        prop_oneof![
+            (0u64..5_000_000).prop_map(Move::Forward),
+            (0u64..5_000_000_000).prop_map(Move::Back),
+            Just(Move::Stay),
+        ],
+        1..300,
+    )
+}
+
+fn apply(clock: &ManualClock, m: &Move) {
+    match m {
+        Move::Forward(ns) => clock.advance(Duration::from_nanos(*ns)),
+        Move::Back(ns) => clock.step_back(Duration::from_nanos(*ns)),
+        Move::Stay => {}
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn any_clock_gives_strictly_increasing_v6_v7_v8(ms in moves(), seed in any::<u64>()) {
+        for m in METHODS {
+            let clock = ManualClock::at_millis(T0_MS);
+            let mut g = UnixGenerator::with_sources(m, &clock, rng(seed));
+            let mut last = g.next();
+            for mv in &ms {
+                apply(&clock, mv);
+                let u = g.next();
+                prop_assert!(u > last);
+                last = u;
+            }
+        }
+        let clock = ManualClock::at_millis(T0_MS);
+        let mut g8 = CustomGenerator::with_sources(&clock, rng(seed));
+        let mut g6 = GregorianGenerator::with_sources(Version::V6, &clock, rng(seed));
+        let (mut l8, mut l6) = (g8.next(), g6.next().unwrap());
+        for mv in &ms {
+            apply(&clock, mv);
+            let (u8, u6) = (g8.next(), g6.next().unwrap());
+            prop_assert!(u8 > l8);
+            prop_assert!(u6 > l6);
+            l8 = u8;
+            l6 = u6;
+        }
+    }
+
+    #[test]
+    fn any_clock_gives_distinct_v1(ms in moves(), seed in any::<u64>()) {
+        let clock = ManualClock::at_millis(T0_MS);
+        let mut g = GregorianGenerator::with_sources(Version::V1, &clock, rng(seed));
+        let mut seen = HashSet::new();
+        prop_assert!(seen.insert(g.next().unwrap()));
+        for mv in &ms {
+            apply(&clock, mv);
+            prop_assert!(seen.insert(g.next().unwrap()));
+        }
+    }
+}
