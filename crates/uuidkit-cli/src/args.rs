@@ -114,6 +114,9 @@ FLAGS BY VERSION:
 
 With --time, -n N gives N UUIDs from that one instant: v1, v2 and v6 advance the
 timestamp by one 100 ns tick per UUID; v7 and v8 count within the instant.
+v2 keeps only the top 28 bits of the timestamp and 6 of the clock sequence, so v2
+UUIDs of one domain and local ID made within about 7 minutes can be equal (that is
+the DCE design).
 
 EXAMPLES:
   uuidkit gen v4 -n 3 --format simple
@@ -144,7 +147,7 @@ its argument or line number, and the exit status is 1; the valid ones are still 
   hash        v3: md5, v5: sha1
   domain      v2: person, group, org (or the domain number)
   local_id    v2
-  custom_a/b/c  v8: the 48-, 12- and 62-bit custom fields as numbers
+  custom_a    v8: the 48-bit custom field (custom_b: 12 bits, custom_c: 62 bits)
 A v2 keeps only the top 28 bits of its timestamp: its time is exact to ~7 minutes.";
 
 const CHECK_LONG_ABOUT: &str = "\
@@ -153,7 +156,7 @@ of the four accepted forms (hyphenated, simple, braced, urn; hex digits in eithe
 case). Otherwise reports each invalid input on standard error, with its argument or
 line number, the byte at fault and what was expected there, and exits 1:
 
-  uuidkit: invalid UUID "xyz" (argument 2): at byte 0: expected a hex digit ...
+  uuidkit: invalid UUID \"xyz\" (argument 2): at byte 0: expected a hex digit ...
 
 With no UUID arguments, reads one UUID a line from standard input. Only the line end
 (\\n or \\r\\n) is stripped: a line with a trailing space, or an empty line, is
@@ -449,9 +452,8 @@ pub fn parse_namespace(s: &str) -> Result<Uuid, String> {
             format!("unknown namespace name @{name}: expected @dns, @url, @oid or @x500")
         });
     }
-    Uuid::parse_str(s).map_err(|e| {
-        format!("not a UUID ({e}); a namespace is @dns, @url, @oid, @x500 or a UUID")
-    })
+    Uuid::parse_str(s)
+        .map_err(|e| format!("not a UUID ({e}); a namespace is @dns, @url, @oid, @x500 or a UUID"))
 }
 
 /// The value of `--time`: the text as given (for messages) and the instant.

@@ -52,7 +52,10 @@ pub fn run(a: &ConvertArgs, out: &mut impl Write) -> Result<Status, Failure> {
         };
         match convert(&u, a.to) {
             Ok(c) => {
-                out.write_all(c.encode(Format::Hyphenated, Case::Lower, &mut buf).as_bytes())?;
+                out.write_all(
+                    c.encode(Format::Hyphenated, Case::Lower, &mut buf)
+                        .as_bytes(),
+                )?;
                 out.write_all(b"\n")?;
             }
             Err(why) => {
@@ -86,7 +89,15 @@ mod tests {
     #[test]
     fn refuses_others() {
         let v4 = uuidkit::uuid!("919108f7-52d1-4320-9bac-f847db4148a8");
-        assert!(convert(&v4, ConvertTarget::V6).unwrap_err().contains("version 4"));
-        assert!(convert(&Uuid::NIL, ConvertTarget::V1).unwrap_err().contains("Nil"));
+        assert!(
+            convert(&v4, ConvertTarget::V6)
+                .unwrap_err()
+                .contains("version 4")
+        );
+        assert!(
+            convert(&Uuid::NIL, ConvertTarget::V1)
+                .unwrap_err()
+                .contains("Nil")
+        );
     }
 }

@@ -9,12 +9,12 @@ use uuidkit::time::{Clock, FnClock, GregorianTimestamp, UnixTime, unix_10ns_60, 
 use uuidkit::{Case, Format, Uuid, Version};
 
 use crate::args::{DomainArg, GenArgs, GenVersion, MethodArg, TimeArg};
+use crate::{Failure, Status, usage_error};
 use uuidkit::generator::GenError;
 use uuidkit::generator::custom::CustomGenerator;
 use uuidkit::generator::gregorian::{GregorianGenerator, OverrunPolicy};
 use uuidkit::generator::unix::{UnixGenerator, V7Method};
 use uuidkit::node::NodeStrategy;
-use crate::{Failure, Status, usage_error};
 
 use GenVersion::*;
 
@@ -27,7 +27,12 @@ fn applicability(a: &GenArgs) -> [(&'static str, bool, &'static [GenVersion], &'
         ("--namespace", a.namespace.is_some(), NAMED, "v3, v5 and v8"),
         ("--name", a.name.is_some(), NAMED, "v3, v5 and v8"),
         ("--time", a.time.is_some(), TIMED, "v1, v2, v6, v7 and v8"),
-        ("--clock-seq", a.clock_seq.is_some(), GREGORIAN, "v1, v2 and v6"),
+        (
+            "--clock-seq",
+            a.clock_seq.is_some(),
+            GREGORIAN,
+            "v1, v2 and v6",
+        ),
         ("--node", a.node.is_some(), GREGORIAN, "v1, v2 and v6"),
         ("--method", a.method.is_some(), &[V7], "v7"),
         ("--domain", a.domain.is_some(), &[V2], "v2"),
@@ -46,7 +51,10 @@ fn validate(a: &GenArgs) -> Result<(), Failure> {
         if given && !versions.contains(&v) {
             return Err(usage(
                 ErrorKind::ArgumentConflict,
-                format!("{flag} does not apply to gen {}; it is for {names}", v.name()),
+                format!(
+                    "{flag} does not apply to gen {}; it is for {names}",
+                    v.name()
+                ),
             ));
         }
     }
@@ -158,13 +166,21 @@ fn default_local_id(domain: DomainArg) -> Result<u32, Failure> {
             #[cfg(unix)]
             {
                 use std::os::unix::fs::MetadataExt;
-                let which = if domain == DomainArg::Person { "person" } else { "group" };
+                let which = if domain == DomainArg::Person {
+                    "person"
+                } else {
+                    "group"
+                };
                 let md = std::fs::metadata("/proc/self").map_err(|e| {
                     missing(format!(
                         "{which}: cannot read this process's user and group IDs from /proc/self ({e})"
                     ))
                 })?;
-                Ok(if domain == DomainArg::Person { md.uid() } else { md.gid() })
+                Ok(if domain == DomainArg::Person {
+                    md.uid()
+                } else {
+                    md.gid()
+                })
             }
             #[cfg(not(unix))]
             {

@@ -71,11 +71,7 @@ fn time_fields(fields: &mut Vec<Field>, t: Timestamp, v2_partial: bool) {
         Timestamp::Gregorian(_) => "100 ns ticks since 1582-10-15",
         Timestamp::UnixMillis(_) => "milliseconds since 1970-01-01",
     };
-    fields.push(field(
-        "timestamp",
-        t.raw(),
-        format!("{} ({unit})", t.raw()),
-    ));
+    fields.push(field("timestamp", t.raw(), format!("{} ({unit})", t.raw())));
 }
 
 /// The clock sequence, node and multicast fields of v1, v2 and v6.

@@ -54,7 +54,11 @@ impl Status {
 
 /// A usage error for the subcommand `name`, formatted as clap formats its own (with the
 /// subcommand's usage line), so that it exits 2.
-pub fn usage_error(name: &str, kind: clap::error::ErrorKind, message: impl std::fmt::Display) -> Failure {
+pub fn usage_error(
+    name: &str,
+    kind: clap::error::ErrorKind,
+    message: impl std::fmt::Display,
+) -> Failure {
     let mut cmd = Cli::command();
     cmd.build();
     let err = match cmd.find_subcommand_mut(name) {

@@ -143,7 +143,10 @@ mod tests {
 
     #[test]
     fn parses_sysfs_mac_text() {
-        assert_eq!(parse_mac("02:42:ac:11:00:02"), Some([2, 0x42, 0xac, 0x11, 0, 2]));
+        assert_eq!(
+            parse_mac("02:42:ac:11:00:02"),
+            Some([2, 0x42, 0xac, 0x11, 0, 2])
+        );
         assert_eq!(parse_mac("02:42:ac:11:00"), None);
         assert_eq!(parse_mac("02:42:ac:11:00:02:03"), None);
     }

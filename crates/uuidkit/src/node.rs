@@ -150,7 +150,11 @@ impl FromStr for NodeId {
         };
         if is_hex {
             if bytes.len() - start != 12 {
-                let at = if bytes.len() - start > 12 { start + 12 } else { bytes.len() };
+                let at = if bytes.len() - start > 12 {
+                    start + 12
+                } else {
+                    bytes.len()
+                };
                 return Err(fail(at, "exactly 12 hex digits"));
             }
             let mut v = 0u64;
@@ -242,9 +246,10 @@ mod tests {
 /// assert!("0x0123".parse::<NodeStrategy>().is_err());
 /// # Ok::<(), uuidkit::node::NodeParseError>(())
 /// ```
-#[derive(Clone)]
+#[derive(Clone, Default)]
 pub enum NodeStrategy {
     /// Random, once per generator.
+    #[default]
     Static,
     /// Random, for every UUID.
     Random,
@@ -283,12 +288,6 @@ impl fmt::Debug for NodeStrategy {
     }
 }
 
-impl Default for NodeStrategy {
-    fn default() -> NodeStrategy {
-        NodeStrategy::Static
-    }
-}
-
 impl FromStr for NodeStrategy {
     type Err = NodeParseError;
     fn from_str(s: &str) -> Result<NodeStrategy, NodeParseError> {
@@ -299,9 +298,7 @@ impl FromStr for NodeStrategy {
             "hash" => NodeStrategy::Hash,
             _ => NodeStrategy::Fixed(s.parse().map_err(|mut e: NodeParseError| {
                 e.expected = match e.expected {
-                    "a decimal digit" if e.index == 0 => {
-                        "static, random, mac, hash or a node ID"
-                    }
+                    "a decimal digit" if e.index == 0 => "static, random, mac, hash or a node ID",
                     other => other,
                 };
                 e

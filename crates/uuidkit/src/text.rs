@@ -148,7 +148,9 @@ pub fn encode<'b>(
     let bytes = uuid.as_bytes();
     let len = format.len();
     match format {
-        Format::Simple => buf[..32].copy_from_slice(&crate::platform::simd::encode_simple(bytes, case)),
+        Format::Simple => {
+            buf[..32].copy_from_slice(&crate::platform::simd::encode_simple(bytes, case))
+        }
         Format::Hyphenated => {
             buf[..36].copy_from_slice(&crate::platform::simd::encode_hyphenated(bytes, case))
         }
@@ -403,7 +405,12 @@ impl ParseError {
 
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "at byte {}: expected {}, found ", self.index, self.expected.describe())?;
+        write!(
+            f,
+            "at byte {}: expected {}, found ",
+            self.index,
+            self.expected.describe()
+        )?;
         match self.found {
             None => f.write_str("the end of the input")?,
             Some(b) if b.is_ascii_graphic() => write!(f, "'{}'", b as char)?,
@@ -445,7 +452,11 @@ const fn err(s: &[u8], index: usize, expected: Expected) -> ParseError {
     ParseError {
         index,
         expected,
-        found: if index < s.len() { Some(s[index]) } else { None },
+        found: if index < s.len() {
+            Some(s[index])
+        } else {
+            None
+        },
         len: s.len(),
     }
 }
@@ -622,7 +633,10 @@ mod tests {
             "at byte 35: expected a hex digit (0-9, a-f, A-F), found the non-ASCII byte 0xc3"
         );
         let e = Uuid::parse_str("f81d4fae 7dec-11d0-a765-00a0c91e6bf6").unwrap_err();
-        assert_eq!(e.to_string(), "at byte 8: expected a hyphen '-', found a space");
+        assert_eq!(
+            e.to_string(),
+            "at byte 8: expected a hyphen '-', found a space"
+        );
     }
 
     proptest! {

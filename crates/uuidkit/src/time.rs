@@ -219,7 +219,10 @@ impl UnixTime {
             return Err(bad(14, "minutes from 00 to 59"));
         }
         if second > 59 {
-            return Err(bad(17, "seconds from 00 to 59 (leap seconds are not representable)"));
+            return Err(bad(
+                17,
+                "seconds from 00 to 59 (leap seconds are not representable)",
+            ));
         }
         let mut i = 19;
         let mut nanos = 0u32;

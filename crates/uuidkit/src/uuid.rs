@@ -454,6 +454,9 @@ mod tests {
         let v4_ncs = Uuid::from_u128(0x0000_0000_0000_4000_0000_0000_0000_0000);
         assert_eq!(v4_ncs.version(), Version::V4);
         assert_eq!(v4_ncs.rfc_version(), None);
-        assert_eq!(v4_ncs.with_version(Version::V4).rfc_version(), Some(Version::V4));
+        assert_eq!(
+            v4_ncs.with_version(Version::V4).rfc_version(),
+            Some(Version::V4)
+        );
     }
 }

@@ -56,7 +56,11 @@ fn parent_and_child_diverge_after_fork() {
         .collect();
 
     assert_ne!(parent[0], child[0], "v4 streams differ");
-    assert_ne!(random_tail(&parent[1]), random_tail(&child[1]), "v7 random bits differ");
+    assert_ne!(
+        random_tail(&parent[1]),
+        random_tail(&child[1]),
+        "v7 random bits differ"
+    );
     for i in 0..4 {
         assert_ne!(parent[i], child[i]);
         assert_ne!(before[i], child[i]);

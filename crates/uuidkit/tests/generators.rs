@@ -8,10 +8,10 @@ use std::time::Duration;
 use proptest::prelude::*;
 use rand_chacha::ChaCha8Rng;
 use uuidkit::clock::ManualClock;
-use uuidkit::generator::custom::CustomGenerator;
-use uuidkit::generator::gregorian::{GregorianGenerator, OverrunPolicy, MAX_AHEAD_TICKS};
-use uuidkit::generator::unix::{UnixGenerator, V7Method};
 use uuidkit::generator::GenError;
+use uuidkit::generator::custom::CustomGenerator;
+use uuidkit::generator::gregorian::{GregorianGenerator, MAX_AHEAD_TICKS, OverrunPolicy};
+use uuidkit::generator::unix::{UnixGenerator, V7Method};
 use uuidkit::layout::{self, ClockSequence};
 use uuidkit::node::NodeStrategy;
 use uuidkit::random::SeedableRng;
@@ -35,7 +35,10 @@ fn assert_strictly_increasing(label: &str, mut next: impl FnMut() -> Uuid, n: us
     let mut last = next();
     for i in 1..n {
         let u = next();
-        assert!(u > last, "{label}: UUID {i} ({u}) is not above the one before ({last})");
+        assert!(
+            u > last,
+            "{label}: UUID {i} ({u}) is not above the one before ({last})"
+        );
         last = u;
     }
 }
@@ -70,7 +73,10 @@ fn frozen_clock_20_million_v6_counts_on_in_the_clock_sequence() {
     // 20 million UUIDs in one frozen 100 ns tick: the timestamp ran at most a millisecond
     // (the sub-tick budget) plus one tick per 16,384 clock-sequence values ahead.
     let ahead = last.timestamp().unwrap().raw() - first.timestamp().unwrap().raw();
-    assert!(ahead <= MAX_AHEAD_TICKS + 20_000_000 / 16_384 + 1, "ran {ahead} ticks ahead");
+    assert!(
+        ahead <= MAX_AHEAD_TICKS + 20_000_000 / 16_384 + 1,
+        "ran {ahead} ticks ahead"
+    );
 }
 
 #[test]
@@ -86,7 +92,10 @@ fn frozen_clock_20_million_v1_waits_and_stays_distinct() {
     }
     // It waited: the clock was moved by the generator, never past its timestamps.
     let waited = clock.now().as_millis() as u64 - T0_MS;
-    assert!((1_900..=2_001).contains(&waited), "waited {waited} ms for 20 million UUIDs");
+    assert!(
+        (1_900..=2_001).contains(&waited),
+        "waited {waited} ms for 20 million UUIDs"
+    );
 }
 
 #[test]
@@ -98,7 +107,10 @@ fn v1_overrun_error_after_one_millisecond_of_ticks() {
         g.next().unwrap();
     }
     assert!(matches!(g.next(), Err(GenError::Overrun { .. })));
-    assert!(matches!(g.next(), Err(GenError::Overrun { .. })), "no state was spent");
+    assert!(
+        matches!(g.next(), Err(GenError::Overrun { .. })),
+        "no state was spent"
+    );
     clock.advance(Duration::from_nanos(100));
     assert!(g.next().is_ok(), "one new tick, one more UUID");
 }
@@ -162,7 +174,11 @@ fn clock_stepped_back_v7_v8_v6_never_decrease() {
         let caught_up = g.next().unwrap();
         assert!(caught_up > last);
         let now = uuidkit::time::GregorianTimestamp::from_unix(clock.now()).unwrap();
-        assert_eq!(caught_up.timestamp().unwrap().raw(), now.ticks(), "follows the clock again");
+        assert_eq!(
+            caught_up.timestamp().unwrap().raw(),
+            now.ticks(),
+            "follows the clock again"
+        );
     }
 }
 
@@ -199,9 +215,17 @@ fn node_change_takes_a_new_clock_sequence() {
     assert_eq!(g.next().unwrap().clock_seq(), Some(0x3fff));
     g.set_node(NodeStrategy::Fixed(b));
     let u = g.next().unwrap();
-    assert_eq!((u.node(), u.clock_seq()), (Some(b), Some(0)), "wraps from 16383 to 0");
+    assert_eq!(
+        (u.node(), u.clock_seq()),
+        (Some(b), Some(0)),
+        "wraps from 16383 to 0"
+    );
     g.set_node(NodeStrategy::Fixed(b));
-    assert_eq!(g.next().unwrap().clock_seq(), Some(0), "same node, same sequence");
+    assert_eq!(
+        g.next().unwrap().clock_seq(),
+        Some(0),
+        "same node, same sequence"
+    );
 }
 
 #[test]
@@ -209,11 +233,12 @@ fn clock_seq_function_is_asked_on_every_change() {
     let clock = ManualClock::at_millis(T0_MS);
     let calls = Arc::new(std::sync::Mutex::new(Vec::new()));
     let log = calls.clone();
-    let mut g = GregorianGenerator::with_sources(Version::V1, &clock, rng(12))
-        .with_clock_seq_fn(move |prev| {
+    let mut g = GregorianGenerator::with_sources(Version::V1, &clock, rng(12)).with_clock_seq_fn(
+        move |prev| {
             log.lock().unwrap().push(prev.map(|c| c.get()));
             ClockSequence::new(prev.map_or(500, |c| c.get() + 10)).unwrap()
-        });
+        },
+    );
     assert_eq!(g.next().unwrap().clock_seq(), Some(500));
     clock.step_back(Duration::from_secs(1));
     assert_eq!(g.next().unwrap().clock_seq(), Some(510));
@@ -252,8 +277,8 @@ fn node_strategies() {
     assert_eq!(h1, h2);
     assert!(h1.is_multicast());
     // mac: the host's MAC (not multicast-forced), or static with a warning.
-    let g = GregorianGenerator::with_sources(Version::V1, &clock, rng(17))
-        .with_node(NodeStrategy::Mac);
+    let g =
+        GregorianGenerator::with_sources(Version::V1, &clock, rng(17)).with_node(NodeStrategy::Mac);
     match uuidkit::host::primary_mac() {
         Some(mac) => {
             assert_eq!(g.node(), NodeId::from_bytes(mac));
@@ -299,7 +324,10 @@ fn process_wide_generators_across_4_threads() {
         for t in threads {
             let out = t.join().unwrap();
             if ordered {
-                assert!(out.windows(2).all(|w| w[0] < w[1]), "{label}: a thread's sequence decreased");
+                assert!(
+                    out.windows(2).all(|w| w[0] < w[1]),
+                    "{label}: a thread's sequence decreased"
+                );
             }
             for u in out {
                 assert!(all.insert(u), "{label}: duplicate {u}");
@@ -316,7 +344,10 @@ fn v2_carries_domain_and_local_id() {
         .with_clock_seq(ClockSequence::new(0x33c8).unwrap());
     let u = g.next_v2(layout::v2::Domain::Group, 4242).unwrap();
     let f = layout::v2::decode(&u).unwrap();
-    assert_eq!((f.domain, f.local_id, f.clock_seq), (layout::v2::Domain::Group, 4242, 0x33));
+    assert_eq!(
+        (f.domain, f.local_id, f.clock_seq),
+        (layout::v2::Domain::Group, 4242, 0x33)
+    );
     let t = uuidkit::time::GregorianTimestamp::from_unix(UnixTime::from_millis(T0_MS)).unwrap();
     assert_eq!(f.timestamp.ticks(), t.ticks() & !0xffff_ffff);
 }

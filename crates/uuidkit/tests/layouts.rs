@@ -2,7 +2,7 @@
 //! alone, over arbitrary field values (proptest).
 
 use proptest::prelude::*;
-use uuidkit::layout::{self, v2::Domain, ClockSequence, GregorianFields};
+use uuidkit::layout::{self, ClockSequence, GregorianFields, v2::Domain};
 use uuidkit::time::GregorianTimestamp;
 use uuidkit::{NodeId, Uuid, Variant, Version};
 

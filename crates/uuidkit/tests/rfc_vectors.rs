@@ -4,7 +4,7 @@
 
 use uuidkit::layout::{self, ClockSequence, GregorianFields};
 use uuidkit::time::{GregorianTimestamp, UnixTime};
-use uuidkit::{namespace, uuid, NodeId, Uuid, Variant, Version};
+use uuidkit::{NodeId, Uuid, Variant, Version, namespace, uuid};
 
 /// "Tuesday, February 22, 2022 2:22:22.000000 PM GMT-05:00", the instant of every
 /// time-based vector.
@@ -45,14 +45,20 @@ fn a1_uuidv1() {
     assert_eq!(u.timestamp().unwrap().to_unix(), vector_instant());
     assert_eq!(u.clock_seq(), Some(0x33C8));
     assert_eq!(u.node().unwrap().as_u64(), 0x9F6BDECED846);
-    assert!(u.node().unwrap().is_multicast(), "0x9E.. was changed to 0x9F.. (§6.10)");
+    assert!(
+        u.node().unwrap().is_multicast(),
+        "0x9E.. was changed to 0x9F.. (§6.10)"
+    );
 }
 
 #[test]
 fn a2_uuidv3() {
     let u = uuidkit::v3(&namespace::DNS, b"www.example.com");
     assert_eq!(u, uuid!("5df41881-3aed-3515-88a7-2f4a814cf09e"));
-    assert_eq!(namespace::DNS, uuid!("6ba7b810-9dad-11d1-80b4-00c04fd430c8"));
+    assert_eq!(
+        namespace::DNS,
+        uuid!("6ba7b810-9dad-11d1-80b4-00c04fd430c8")
+    );
     // Figure 19: the MD5 with version and variant overwritten.
     let md5 = 0x5df418813aed051548a72f4a814cf09eu128;
     assert_eq!(Uuid::from_u128(md5).with_version(Version::V3), u);
@@ -132,7 +138,10 @@ fn b2_uuidv8_name_based() {
     let u = uuidkit::v8_sha256(&namespace::DNS, b"www.example.com");
     assert_eq!(u, uuid!("5c146b14-3c52-8afd-938a-375d0df1fbf6"));
     let sha256_first_128 = 0x5c146b143c524afd938a375d0df1fbf6u128;
-    assert_eq!(Uuid::from_u128(sha256_first_128).with_version(Version::V8), u);
+    assert_eq!(
+        Uuid::from_u128(sha256_first_128).with_version(Version::V8),
+        u
+    );
     let raw = layout::v8::decode(&u).unwrap();
     assert_eq!(
         (raw.custom_a, raw.custom_b, raw.custom_c),
@@ -142,21 +151,24 @@ fn b2_uuidv8_name_based() {
 
 #[test]
 fn nil_and_max_section_5_9_and_5_10() {
-    assert_eq!(
-        Uuid::NIL,
-        uuid!("00000000-0000-0000-0000-000000000000")
-    );
-    assert_eq!(
-        Uuid::MAX,
-        uuid!("FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF")
-    );
+    assert_eq!(Uuid::NIL, uuid!("00000000-0000-0000-0000-000000000000"));
+    assert_eq!(Uuid::MAX, uuid!("FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF"));
     assert_eq!(Uuid::NIL.rfc_version(), None);
     assert_eq!(Uuid::MAX.rfc_version(), None);
 }
 
 #[test]
 fn namespaces_section_6_6() {
-    assert_eq!(namespace::URL, uuid!("6ba7b811-9dad-11d1-80b4-00c04fd430c8"));
-    assert_eq!(namespace::OID, uuid!("6ba7b812-9dad-11d1-80b4-00c04fd430c8"));
-    assert_eq!(namespace::X500, uuid!("6ba7b814-9dad-11d1-80b4-00c04fd430c8"));
+    assert_eq!(
+        namespace::URL,
+        uuid!("6ba7b811-9dad-11d1-80b4-00c04fd430c8")
+    );
+    assert_eq!(
+        namespace::OID,
+        uuid!("6ba7b812-9dad-11d1-80b4-00c04fd430c8")
+    );
+    assert_eq!(
+        namespace::X500,
+        uuid!("6ba7b814-9dad-11d1-80b4-00c04fd430c8")
+    );
 }

@@ -4,10 +4,10 @@
 use rand_core::RngCore;
 
 use super::monotonic::{Monotonic, Step};
+use crate::Uuid;
 use crate::layout::v8::pack_time_based;
 use crate::random::Csprng;
 use crate::time::{Clock, SystemClock};
-use crate::Uuid;
 
 /// A generator of time-based v8 UUIDs (Appendix B.1 layout).
 ///
@@ -56,6 +56,8 @@ impl<C: Clock, R: RngCore> CustomGenerator<C, R> {
     }
 
     /// The next UUID.
+    // An inherent `next` that cannot end: the `Iterator` impl wraps it in `Some`.
+    #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> Uuid {
         let fork = crate::platform::fork_generation();
         if fork != self.fork_generation {

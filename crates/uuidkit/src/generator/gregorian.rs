@@ -6,8 +6,8 @@ use core::fmt;
 use rand_core::RngCore;
 
 use super::GenError;
-use crate::layout::{self, v2::Domain, ClockSequence, GregorianFields};
-use crate::node::{random_node, NodeStrategy};
+use crate::layout::{self, ClockSequence, GregorianFields, v2::Domain};
+use crate::node::{NodeStrategy, random_node};
 use crate::random::Csprng;
 use crate::time::{Clock, GregorianTimestamp, SystemClock, UnixTime};
 use crate::{NodeId, Uuid, Version};
@@ -336,6 +336,8 @@ impl<C: Clock, R: RngCore> GregorianGenerator<C, R> {
     }
 
     /// The next UUID in this generator's layout (v1 or v6).
+    // Fallible, so not `Iterator::next`; named as users of generators expect.
+    #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> Result<Uuid, GenError> {
         let f = self.next_fields()?;
         Ok(match self.layout {

@@ -22,8 +22,8 @@ pub mod gregorian;
 pub(crate) mod monotonic;
 pub mod unix;
 
-use crate::time::UnixTime;
 use crate::Uuid;
+use crate::time::UnixTime;
 
 /// Why a generator could not give a UUID.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -55,7 +55,8 @@ static V1: LazyLock<Mutex<gregorian::GregorianGenerator>> =
     LazyLock::new(|| Mutex::new(gregorian::GregorianGenerator::v1()));
 static V6: LazyLock<Mutex<gregorian::GregorianGenerator>> =
     LazyLock::new(|| Mutex::new(gregorian::GregorianGenerator::v6()));
-static V7: Mutex<unix::UnixGenerator> = Mutex::new(unix::UnixGenerator::new(unix::V7Method::Counter));
+static V7: Mutex<unix::UnixGenerator> =
+    Mutex::new(unix::UnixGenerator::new(unix::V7Method::Counter));
 static V8: Mutex<custom::CustomGenerator> = Mutex::new(custom::CustomGenerator::new());
 
 /// A poisoned lock only means another thread panicked while holding it; the generator

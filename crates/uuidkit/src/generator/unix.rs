@@ -7,10 +7,10 @@ use core::str::FromStr;
 use rand_core::RngCore;
 
 use super::monotonic::{Monotonic, Step};
+use crate::Uuid;
 use crate::layout::v7::pack;
 use crate::random::Csprng;
 use crate::time::{Clock, SystemClock};
-use crate::Uuid;
 
 /// The §6.2 method that fills `rand_a` and `rand_b`.
 ///
@@ -158,6 +158,8 @@ impl<C: Clock, R: RngCore> UnixGenerator<C, R> {
     }
 
     /// The next UUID.
+    // An inherent `next` that cannot end: the `Iterator` impl wraps it in `Some`.
+    #[allow(clippy::should_implement_trait)]
     #[inline]
     pub fn next(&mut self) -> Uuid {
         let fork = crate::platform::fork_generation();

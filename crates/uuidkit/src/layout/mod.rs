@@ -124,7 +124,11 @@ pub(crate) const fn expect_version(u: &Uuid, expected: Version) -> Result<(), La
     }
 }
 
-pub(crate) const fn check_width(field: &'static str, bits: u32, value: u64) -> Result<(), LayoutError> {
+pub(crate) const fn check_width(
+    field: &'static str,
+    bits: u32,
+    value: u64,
+) -> Result<(), LayoutError> {
     if value >> bits == 0 {
         Ok(())
     } else {

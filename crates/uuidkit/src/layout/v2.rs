@@ -9,7 +9,7 @@
 
 use core::fmt;
 
-use super::{check_width, expect_version, node_of, LayoutError};
+use super::{LayoutError, check_width, expect_version, node_of};
 use crate::time::GregorianTimestamp;
 use crate::{NodeId, Uuid, Version};
 
@@ -108,7 +108,16 @@ pub const fn encode(f: &Fields) -> Result<Uuid, LayoutError> {
         f.local_id,
         (t >> 32) as u16,
         (t >> 48) as u16 & 0x0fff | 0x2000,
-        [0x80 | f.clock_seq, f.domain.to_byte(), n[0], n[1], n[2], n[3], n[4], n[5]],
+        [
+            0x80 | f.clock_seq,
+            f.domain.to_byte(),
+            n[0],
+            n[1],
+            n[2],
+            n[3],
+            n[4],
+            n[5],
+        ],
     ))
 }
 

@@ -1,7 +1,7 @@
 //! Version 4 (RFC 9562 §5.4): 122 random bits. Where the bits come from is the caller's
 //! business ([`crate::v4`] uses the CSPRNG); this module only sets version and variant.
 
-use super::{expect_version, payload, LayoutError};
+use super::{LayoutError, expect_version, payload};
 use crate::{Uuid, Version};
 
 /// Makes a v4 UUID from 16 random bytes, overwriting 6 of their bits.

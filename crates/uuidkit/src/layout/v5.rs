@@ -1,6 +1,6 @@
 //! Version 5 (RFC 9562 §5.5): SHA-1 of namespace and name, truncated to 128 bits.
 
-use super::{expect_version, name_based, payload, LayoutError};
+use super::{LayoutError, expect_version, name_based, payload};
 use crate::{Uuid, Version};
 
 /// The v5 UUID of `name` (its bytes, as given) in `namespace`.

@@ -3,7 +3,7 @@
 //!
 //! `unix_ts_ms` (48) · `ver` (4) · `rand_a` (12) · `var` (2) · `rand_b` (62).
 
-use super::{check_width, expect_version, LayoutError};
+use super::{LayoutError, check_width, expect_version};
 use crate::{Uuid, Version};
 
 /// The fields of a v7 UUID.

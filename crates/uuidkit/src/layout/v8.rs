@@ -3,7 +3,7 @@
 //!
 //! `custom_a` (48) · `ver` (4) · `custom_b` (12) · `var` (2) · `custom_c` (62).
 
-use super::{check_width, expect_version, name_based, LayoutError};
+use super::{LayoutError, check_width, expect_version, name_based};
 use crate::{Uuid, Version};
 
 /// The raw fields of a v8 UUID.

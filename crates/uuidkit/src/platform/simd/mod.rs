@@ -1,8 +1,8 @@
 //! Text codec entry points: dispatch to a vector implementation where the CPU has one,
 //! otherwise to the scalar reference in [`crate::text`].
 
-use crate::text::{self, Case, ParseError};
 use crate::Uuid;
+use crate::text::{self, Case, ParseError};
 
 #[inline]
 pub(crate) fn parse(s: &[u8]) -> Result<Uuid, ParseError> {
