@@ -1,1 +1,208 @@
-fn main() {}
+//! uuidkit against the `uuid` crate, same group, same run: every row of the performance
+//! table in README.md. Run with `cargo bench -p uuidkit --bench vs_uuid`; the last thing
+//! printed is the table, with the ratio `uuid` time / uuidkit time (higher is better).
+//!
+//! Inputs are 1,024 distinct UUIDs (and their texts) cycled through, with `black_box` on
+//! inputs and outputs, so neither side can fold a constant.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use criterion::{Criterion, Throughput};
+use uuidkit::{Case, Format};
+
+const N: usize = 1024;
+
+fn inputs() -> Vec<uuidkit::Uuid> {
+    (0..N).map(|_| uuidkit::v4()).collect()
+}
+
+fn texts(f: Format) -> Vec<String> {
+    inputs()
+        .iter()
+        .map(|u| u.format(f, Case::Lower).to_string())
+        .collect()
+}
+
+fn parse(c: &mut Criterion) {
+    for (name, f) in [
+        ("hyphenated", Format::Hyphenated),
+        ("simple", Format::Simple),
+        ("braced", Format::Braced),
+        ("urn", Format::Urn),
+    ] {
+        let ts = texts(f);
+        let mut g = c.benchmark_group(format!("parse {name}"));
+        g.throughput(Throughput::Elements(1));
+        g.bench_function("uuidkit", |b| {
+            let mut i = 0;
+            b.iter(|| {
+                i = (i + 1) % N;
+                black_box(uuidkit::Uuid::parse_str(black_box(&ts[i])))
+            })
+        });
+        g.bench_function("uuid", |b| {
+            let mut i = 0;
+            b.iter(|| {
+                i = (i + 1) % N;
+                black_box(uuid::Uuid::parse_str(black_box(&ts[i])))
+            })
+        });
+        g.finish();
+    }
+}
+
+fn format(c: &mut Criterion) {
+    let ours = inputs();
+    let theirs: Vec<uuid::Uuid> = ours
+        .iter()
+        .map(|u| uuid::Uuid::from_bytes(*u.as_bytes()))
+        .collect();
+    let mut g = c.benchmark_group("format hyphenated");
+    g.throughput(Throughput::Elements(1));
+    g.bench_function("uuidkit", |b| {
+        let mut buf = [0u8; Format::MAX_LEN];
+        let mut i = 0;
+        b.iter(|| {
+            i = (i + 1) % N;
+            black_box(
+                black_box(&ours[i])
+                    .encode(Format::Hyphenated, Case::Lower, &mut buf)
+                    .len(),
+            )
+        })
+    });
+    g.bench_function("uuid", |b| {
+        let mut buf = [0u8; uuid::fmt::Hyphenated::LENGTH];
+        let mut i = 0;
+        b.iter(|| {
+            i = (i + 1) % N;
+            black_box(
+                black_box(&theirs[i])
+                    .hyphenated()
+                    .encode_lower(&mut buf)
+                    .len(),
+            )
+        })
+    });
+    g.finish();
+}
+
+fn generate(c: &mut Criterion) {
+    // The floor under every time-based row: one read of the system clock.
+    c.bench_function("system clock read", |b| {
+        b.iter(|| black_box(std::time::SystemTime::now()))
+    });
+
+    let mut g = c.benchmark_group("v4");
+    g.throughput(Throughput::Elements(1));
+    g.bench_function("uuidkit", |b| b.iter(|| black_box(uuidkit::v4())));
+    g.bench_function("uuid", |b| b.iter(|| black_box(uuid::Uuid::new_v4())));
+    g.finish();
+
+    let mut g = c.benchmark_group("v7");
+    g.throughput(Throughput::Elements(1));
+    g.bench_function("uuidkit", |b| b.iter(|| black_box(uuidkit::v7())));
+    g.bench_function("uuid", |b| b.iter(|| black_box(uuid::Uuid::now_v7())));
+    g.finish();
+
+    // Aggregate time per UUID with two threads generating at once: the ratio to the
+    // one-thread time is the scaling factor.
+    let mut g = c.benchmark_group("v7 2 threads");
+    g.throughput(Throughput::Elements(1));
+    g.bench_function("uuidkit", |b| {
+        b.iter_custom(|iters| two_threads(iters, uuidkit::v7))
+    });
+    g.bench_function("uuid", |b| {
+        b.iter_custom(|iters| {
+            two_threads(iters, || {
+                uuidkit::Uuid::from_bytes(*uuid::Uuid::now_v7().as_bytes())
+            })
+        })
+    });
+    g.finish();
+
+    let node = [0x01, 0x23, 0x45, 0x67, 0x89, 0xab];
+    let mut g = c.benchmark_group("v1");
+    g.throughput(Throughput::Elements(1));
+    g.bench_function("uuidkit", |b| b.iter(|| black_box(uuidkit::v1())));
+    g.bench_function("uuid", |b| b.iter(|| black_box(uuid::Uuid::now_v1(&node))));
+    g.finish();
+    let mut g = c.benchmark_group("v6");
+    g.throughput(Throughput::Elements(1));
+    g.bench_function("uuidkit", |b| b.iter(|| black_box(uuidkit::v6())));
+    g.bench_function("uuid", |b| b.iter(|| black_box(uuid::Uuid::now_v6(&node))));
+    g.finish();
+}
+
+fn two_threads(iters: u64, make: fn() -> uuidkit::Uuid) -> Duration {
+    let start = Instant::now();
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(move || {
+                for _ in 0..iters / 2 {
+                    black_box(make());
+                }
+            });
+        }
+    });
+    start.elapsed()
+}
+
+/// Criterion's point estimate (mean, ns) for one benchmark, from its saved results.
+fn estimate(group: &str, id: &str) -> Option<f64> {
+    let dir = std::env::var("CARGO_TARGET_DIR").unwrap_or_else(|_| "../../target".into());
+    let path = format!("{dir}/criterion/{group}/{id}/new/estimates.json");
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()?;
+    v["mean"]["point_estimate"].as_f64()
+}
+
+fn table() {
+    println!("\n| operation | uuidkit | uuid | ratio (uuid / uuidkit) |");
+    println!("|---|---|---|---|");
+    for group in [
+        "parse hyphenated",
+        "parse simple",
+        "parse braced",
+        "parse urn",
+        "format hyphenated",
+        "v4",
+        "v7",
+        "v7 2 threads",
+        "v1",
+        "v6",
+    ] {
+        match (estimate(group, "uuidkit"), estimate(group, "uuid")) {
+            (Some(a), Some(b)) => println!(
+                "| {group} | {a:.2} ns ({:.1} M/s) | {b:.2} ns | {:.2}× |",
+                1e3 / a,
+                b / a
+            ),
+            _ => println!("| {group} | (not run) | | |"),
+        }
+    }
+    if let (Some(one), Some(two)) = (
+        estimate("v7", "uuidkit"),
+        estimate("v7 2 threads", "uuidkit"),
+    ) {
+        println!(
+            "\nuuidkit v7, 2 threads aggregate / 1 thread rate: {:.2}×",
+            one / two
+        );
+    }
+    if let Some(clock) = estimate("system clock read", "") {
+        println!("one system clock read (SystemTime::now): {clock:.2} ns");
+    }
+}
+
+fn main() {
+    let mut c = Criterion::default()
+        .configure_from_args()
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2));
+    parse(&mut c);
+    format(&mut c);
+    generate(&mut c);
+    c.final_summary();
+    table();
+}

@@ -16,33 +16,70 @@ pub use rand_core::{RngCore, SeedableRng};
 /// Output after which the per-thread generator is rekeyed from the OS.
 const RESEED_AFTER_BYTES: i64 = 64 * 1024;
 
+/// Words of keystream produced at once: the cipher runs in bulk (where its SIMD
+/// implementation is fastest) and a v4 UUID is then two loads and an index bump.
+const BUFFER_WORDS: usize = 128;
+
 struct ThreadState {
     rng: ChaCha12Rng,
     fork_generation: u64,
     budget: i64,
+    buf: [u64; BUFFER_WORDS],
+    pos: usize,
 }
 
 impl ThreadState {
     fn new() -> ThreadState {
+        // Registers the fork hook before the first byte is produced, so that every later
+        // check can be the bare atomic load of `fork_generation_relaxed`.
+        let fork_generation = crate::platform::fork_generation();
         ThreadState {
             rng: ChaCha12Rng::from_seed(os_seed()),
-            fork_generation: crate::platform::fork_generation(),
+            fork_generation,
             budget: RESEED_AFTER_BYTES,
+            buf: [0; BUFFER_WORDS],
+            pos: BUFFER_WORDS,
         }
     }
 
-    #[inline]
-    fn spend(&mut self, bytes: i64) -> &mut ChaCha12Rng {
-        self.budget -= bytes;
-        if self.budget < 0 || self.fork_generation != crate::platform::fork_generation() {
+    fn refill(&mut self) {
+        self.budget -= (BUFFER_WORDS * 8) as i64;
+        if self.budget < 0 {
             *self = ThreadState::new();
         }
-        &mut self.rng
+        let mut bytes = [0u8; BUFFER_WORDS * 8];
+        self.rng.fill_bytes(&mut bytes);
+        for (w, chunk) in self.buf.iter_mut().zip(bytes.chunks_exact(8)) {
+            *w = u64::from_ne_bytes(chunk.try_into().expect("8-byte chunk"));
+        }
+        self.pos = 0;
+    }
+
+    /// `n` words (n ≤ BUFFER_WORDS) of fresh keystream, never handed out before, in this
+    /// process or in a parent before `fork`.
+    #[inline]
+    fn words<const N: usize>(&mut self) -> [u64; N] {
+        if self.fork_generation != crate::platform::fork_generation_relaxed() {
+            // A child after fork: the buffer and the key are the parent's too.
+            *self = ThreadState::new();
+        }
+        if self.pos + N > BUFFER_WORDS {
+            self.refill();
+        }
+        let mut out = [0u64; N];
+        out.copy_from_slice(&self.buf[self.pos..self.pos + N]);
+        self.pos += N;
+        out
     }
 }
 
 thread_local! {
-    static STATE: RefCell<ThreadState> = RefCell::new(ThreadState::new());
+    static STATE: RefCell<Option<ThreadState>> = const { RefCell::new(None) };
+}
+
+#[inline]
+fn with_state<T>(f: impl FnOnce(&mut ThreadState) -> T) -> T {
+    STATE.with(|s| f(s.borrow_mut().get_or_insert_with(ThreadState::new)))
 }
 
 /// 32 bytes from the operating system's random source.
@@ -74,26 +111,33 @@ pub struct Csprng;
 impl RngCore for Csprng {
     #[inline]
     fn next_u32(&mut self) -> u32 {
-        STATE.with(|s| s.borrow_mut().spend(4).next_u32())
+        self.next_u64() as u32
     }
 
     #[inline]
     fn next_u64(&mut self) -> u64 {
-        STATE.with(|s| s.borrow_mut().spend(8).next_u64())
+        with_state(|s| s.words::<1>()[0])
     }
 
-    #[inline]
     fn fill_bytes(&mut self, dst: &mut [u8]) {
-        STATE.with(|s| s.borrow_mut().spend(dst.len() as i64).fill_bytes(dst))
+        for chunk in dst.chunks_mut(8) {
+            let w = self.next_u64().to_ne_bytes();
+            chunk.copy_from_slice(&w[..chunk.len()]);
+        }
     }
 }
 
-/// 16 bytes from the default CSPRNG, in one borrow of the thread's state.
+/// Two words from the default CSPRNG, in one visit to the thread's state.
+#[inline]
+pub(crate) fn words2() -> [u64; 2] {
+    with_state(|s| s.words::<2>())
+}
+
+/// 16 bytes from the default CSPRNG, in one visit to the thread's state.
 #[inline]
 pub(crate) fn bytes16() -> [u8; 16] {
-    let mut b = [0u8; 16];
-    Csprng.fill_bytes(&mut b);
-    b
+    let [a, b] = words2();
+    ((a as u128) << 64 | b as u128).to_ne_bytes()
 }
 
 #[cfg(test)]

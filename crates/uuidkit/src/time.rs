@@ -94,6 +94,29 @@ impl UnixTime {
         self.as_nanos().div_euclid(1_000_000)
     }
 
+    /// Milliseconds since the epoch as `u64`, 0 for instants before it: cheap integer
+    /// arithmetic for generators.
+    #[inline]
+    pub const fn millis_since_epoch(&self) -> u64 {
+        if self.secs < 0 {
+            0
+        } else {
+            self.secs as u64 * 1000 + (self.nanos / 1_000_000) as u64
+        }
+    }
+
+    /// Nanoseconds since the epoch as `u64`, 0 before it and saturating after 2554.
+    #[inline]
+    pub const fn nanos_since_epoch(&self) -> u64 {
+        if self.secs < 0 {
+            0
+        } else {
+            (self.secs as u64)
+                .saturating_mul(1_000_000_000)
+                .saturating_add(self.nanos as u64)
+        }
+    }
+
     /// The current time from the system clock.
     ///
     /// ```
@@ -411,6 +434,29 @@ impl GregorianTimestamp {
                 instant: t.to_rfc3339(9),
                 field: "a Gregorian timestamp (1582-10-15 to 5236-03-31)",
             })
+        }
+    }
+
+    /// From an instant, clamped to the representable range (1582-10-15 to 5236) instead
+    /// of failing: what a generator does with a clock reading out of range. Integer
+    /// arithmetic on `i64`, cheap enough for every UUID.
+    #[inline]
+    pub const fn from_unix_clamped(t: UnixTime) -> GregorianTimestamp {
+        // 1e7 ticks a second times |secs| stays far inside i64 for any SystemTime.
+        let secs = if t.secs < -20_000_000_000 {
+            -20_000_000_000
+        } else if t.secs > 200_000_000_000 {
+            200_000_000_000
+        } else {
+            t.secs
+        };
+        let ticks = secs * 10_000_000 + (t.nanos / 100) as i64 + GREGORIAN_UNIX_OFFSET as i64;
+        if ticks < 0 {
+            GregorianTimestamp(0)
+        } else if ticks >= 1 << 60 {
+            GregorianTimestamp::MAX
+        } else {
+            GregorianTimestamp(ticks as u64)
         }
     }
 

@@ -64,7 +64,7 @@ impl<C: Clock, R: RngCore> CustomGenerator<C, R> {
             self.fork_generation = fork;
             self.state.reseed_next(&mut self.rng);
         }
-        let steps = (self.clock.now().as_nanos().max(0) / 10).min(u64::MAX as i128) as u64;
+        let steps = self.clock.now().nanos_since_epoch() / 10;
         let (steps, counter) = self.state.next(steps, &mut self.rng);
         let tail = self.rng.next_u32() as u64;
         pack_time_based(steps, ((counter as u64) << 32) | tail)

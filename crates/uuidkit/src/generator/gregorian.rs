@@ -243,12 +243,7 @@ impl<C: Clock, R: RngCore> GregorianGenerator<C, R> {
     }
 
     fn reading(&self) -> u64 {
-        let now = self.clock.now();
-        match GregorianTimestamp::from_unix(now) {
-            Ok(t) => t.ticks(),
-            Err(_) if now.as_nanos() < 0 => 0,
-            Err(_) => GregorianTimestamp::MAX.ticks(),
-        }
+        GregorianTimestamp::from_unix_clamped(self.clock.now()).ticks()
     }
 
     /// Timestamp and clock sequence as one number that v6 sorts by.

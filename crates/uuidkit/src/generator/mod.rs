@@ -12,7 +12,9 @@
 //! # Process-wide guarantees
 //! From every thread of a process: every UUID returned by these functions is distinct,
 //! and for v6, v7 and v8 each is greater than every UUID of the same version the process
-//! generated before it (they are handed out under one lock per version, in order).
+//! generated before it. v1, v6 and v8 are handed out under one lock per version; v7 takes
+//! no lock: its state is one 128-bit atomic advanced by compare-and-swap, whose order is
+//! the order of the UUIDs.
 
 use core::fmt;
 use std::sync::{LazyLock, Mutex, MutexGuard};
@@ -55,8 +57,7 @@ static V1: LazyLock<Mutex<gregorian::GregorianGenerator>> =
     LazyLock::new(|| Mutex::new(gregorian::GregorianGenerator::v1()));
 static V6: LazyLock<Mutex<gregorian::GregorianGenerator>> =
     LazyLock::new(|| Mutex::new(gregorian::GregorianGenerator::v6()));
-static V7: Mutex<unix::UnixGenerator> =
-    Mutex::new(unix::UnixGenerator::new(unix::V7Method::Counter));
+static V7: unix::SharedV7 = unix::SharedV7::new();
 static V8: Mutex<custom::CustomGenerator> = Mutex::new(custom::CustomGenerator::new());
 
 /// A poisoned lock only means another thread panicked while holding it; the generator
@@ -109,7 +110,7 @@ pub fn v6() -> Uuid {
 /// ```
 #[inline]
 pub fn v7() -> Uuid {
-    lock(&V7).next()
+    V7.next()
 }
 
 /// A time-based v8 UUID (Appendix B.1 layout) from the process-wide generator: greater

@@ -168,10 +168,9 @@ impl<C: Clock, R: RngCore> UnixGenerator<C, R> {
             self.state.reseed_next(&mut self.rng);
         }
         let now = self.clock.now();
-        let nanos = now.as_nanos().max(0) as u128;
         match self.method {
             V7Method::Counter => {
-                let ms = (nanos / 1_000_000).min(u64::MAX as u128) as u64;
+                let ms = now.millis_since_epoch();
                 let (ms, counter) = self.state.next(ms, &mut self.rng);
                 let tail = self.rng.next_u32() as u64;
                 pack(
@@ -181,13 +180,14 @@ impl<C: Clock, R: RngCore> UnixGenerator<C, R> {
                 )
             }
             V7Method::Random => {
-                let ms = (nanos / 1_000_000).min(u64::MAX as u128) as u64;
+                let ms = now.millis_since_epoch();
                 let (ms, value) = self.state.next(ms, &mut self.rng);
                 pack(ms, (value >> 62) as u16, value as u64)
             }
             V7Method::Precision => {
                 // Units of 1/4096 ms: the fraction is rounded down, as §6.2 Method 3 says.
-                let units = (nanos * 4096 / 1_000_000).min(u64::MAX as u128) as u64;
+                let units = now.millis_since_epoch() * 4096
+                    + (now.subsec_nanos() % 1_000_000) as u64 * 4096 / 1_000_000;
                 let (units, counter) = self.state.next(units, &mut self.rng);
                 let tail = self.rng.next_u32() as u64;
                 pack(
@@ -212,5 +212,63 @@ impl<C: Clock, R: RngCore> Iterator for UnixGenerator<C, R> {
     type Item = Uuid;
     fn next(&mut self) -> Option<Uuid> {
         Some(UnixGenerator::next(self))
+    }
+}
+
+/// The process-wide v7 generator behind [`crate::v7`]: Method 1 with the same 42-bit
+/// counter as [`UnixGenerator`], but its whole state — millisecond, counter and the fork
+/// generation it belongs to — is one 128-bit atomic, advanced by compare-and-swap. The
+/// clock is read and the random bits drawn before the swap, so threads share only the
+/// swap itself, and the order of the swaps is the order of the UUIDs: each is greater
+/// than every UUID any thread of the process got before it.
+pub(crate) struct SharedV7 {
+    // ms (48) | counter (42) | fork generation (38)
+    state: portable_atomic::AtomicU128,
+}
+
+const COUNTER_BITS: u32 = 42;
+const FORK_BITS: u32 = 38;
+const MS_MAX: u64 = (1 << 48) - 1;
+
+impl SharedV7 {
+    pub(crate) const fn new() -> SharedV7 {
+        SharedV7 {
+            state: portable_atomic::AtomicU128::new(0),
+        }
+    }
+
+    #[inline]
+    pub(crate) fn next(&self) -> Uuid {
+        use core::sync::atomic::Ordering::{Acquire, Relaxed};
+        let now = SystemClock.now().millis_since_epoch().min(MS_MAX);
+        // Drawing random words first also registers the fork hook.
+        let [r1, r2] = crate::random::words2();
+        let seed = r1 & ((1 << (COUNTER_BITS - 1)) - 1);
+        let fork = crate::platform::fork_generation_relaxed() as u128 & ((1 << FORK_BITS) - 1);
+        let mut cur = self.state.load(Acquire);
+        let (ms, counter) = loop {
+            let ms = (cur >> (COUNTER_BITS + FORK_BITS)) as u64;
+            let counter = (cur >> FORK_BITS) as u64 & ((1 << COUNTER_BITS) - 1);
+            let (ms, counter) = if now > ms || cur & ((1 << FORK_BITS) - 1) != fork {
+                // A new millisecond, or the first UUID in a child after fork: reseed.
+                (now.max(ms), seed)
+            } else if counter + 1 < 1 << COUNTER_BITS {
+                (ms, counter + 1)
+            } else {
+                ((ms + 1).min(MS_MAX), seed)
+            };
+            let next = (ms as u128) << (COUNTER_BITS + FORK_BITS)
+                | (counter as u128) << FORK_BITS
+                | fork;
+            match self.state.compare_exchange_weak(cur, next, Acquire, Relaxed) {
+                Ok(_) => break (ms, counter),
+                Err(actual) => cur = actual,
+            }
+        };
+        pack(
+            ms,
+            (counter >> 30) as u16,
+            ((counter & ((1 << 30) - 1)) << 32) | (r2 & 0xffff_ffff),
+        )
     }
 }

@@ -28,6 +28,13 @@ pub(crate) fn fork_generation() -> u64 {
     FORK_GENERATION.load(Ordering::Relaxed)
 }
 
+/// [`fork_generation`] without making sure the hook is registered: for hot paths whose
+/// state was created after a call to `fork_generation`.
+#[inline(always)]
+pub(crate) fn fork_generation_relaxed() -> u64 {
+    FORK_GENERATION.load(Ordering::Relaxed)
+}
+
 #[cfg(unix)]
 fn register_fork_hook() {
     // SAFETY: `pthread_atfork` only stores the three function pointers; `child_after_fork`
