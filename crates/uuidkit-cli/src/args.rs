@@ -279,7 +279,7 @@ pub struct GenArgs {
     #[arg(long, value_enum, value_name = "FORM", default_value_t = FormatArg::Hyphenated)]
     pub format: FormatArg,
 
-    /// Uppercase hex digits (and URN prefix)
+    /// Uppercase hex digits (the urn:uuid: prefix stays lowercase)
     #[arg(long)]
     pub upper: bool,
 
@@ -314,6 +314,7 @@ pub struct GenArgs {
     #[arg(
         long,
         value_name = "N",
+        allow_negative_numbers = true,
         value_parser = parse_clock_seq,
         long_help = "Clock sequence for v1, v2 and v6: 0 to 16383 (14 bits), decimal or\n\
                      0x-prefixed hex. Without it, a random one is chosen. v2 stores only its\n\
@@ -350,6 +351,7 @@ pub struct GenArgs {
     #[arg(
         long,
         value_name = "N",
+        allow_negative_numbers = true,
         value_parser = parse_local_id,
         long_help = "Local identifier of a v2 UUID: a 32-bit number, decimal or 0x hex.\n\
                      Defaults to the current user's UID for --domain person and GID for\n\

@@ -8,13 +8,14 @@ use uuidkit::random::Csprng;
 use uuidkit::time::{Clock, FnClock, GregorianTimestamp, UnixTime, unix_10ns_60, unix_millis_48};
 use uuidkit::{Case, Format, Uuid, Version};
 
-use crate::args::{DomainArg, GenArgs, GenVersion, MethodArg, TimeArg};
-use crate::{Failure, Status, usage_error};
 use uuidkit::generator::GenError;
 use uuidkit::generator::custom::CustomGenerator;
 use uuidkit::generator::gregorian::{GregorianGenerator, OverrunPolicy};
 use uuidkit::generator::unix::{UnixGenerator, V7Method};
 use uuidkit::node::NodeStrategy;
+
+use crate::args::{DomainArg, GenArgs, GenVersion, MethodArg, TimeArg};
+use crate::{Failure, Status, usage_error};
 
 use GenVersion::*;
 
@@ -256,12 +257,14 @@ fn gregorian(a: &GenArgs, out: &mut impl Write) -> Result<Status, Failure> {
             run_gregorian(a, out, g, node, kind)
         }
         None => {
+            // v1()/v6() follow UUIDKIT_NODE themselves (validated above); only the flag
+            // is left to apply.
             let g = if version == Version::V6 {
                 GregorianGenerator::v6()
             } else {
                 GregorianGenerator::v1()
             };
-            run_gregorian(a, out, g, node, kind)
+            run_gregorian(a, out, g, a.node.clone(), kind)
         }
     }
 }

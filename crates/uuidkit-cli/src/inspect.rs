@@ -130,11 +130,16 @@ fn fields_of(u: &Uuid) -> Vec<Field> {
         return fields;
     }
     match version {
-        Version::V1 | Version::V6 | Version::V7 => {
+        Version::V1 | Version::V6 => {
             if let Some(t) = u.timestamp() {
                 time_fields(&mut fields, t, false);
             }
             clock_and_node(&mut fields, u);
+        }
+        Version::V7 => {
+            if let Some(t) = u.timestamp() {
+                time_fields(&mut fields, t, false);
+            }
         }
         Version::V2 => {
             if let Ok(f) = v2::decode(u) {

@@ -26,7 +26,7 @@ pub enum Failure {
     Usage(Box<clap::Error>),
     /// A failure to report as `uuidkit: MESSAGE`; exits 1.
     Message(String),
-    /// Reading standard input or writing standard output failed.
+    /// Writing standard output failed (reading standard input is a `Message`).
     Io(io::Error),
 }
 
@@ -46,7 +46,7 @@ pub enum Status {
 }
 
 impl Status {
-    /// `Invalid` if `self` or `other` is.
+    /// `self`, or `Invalid` when `ok` is false.
     pub fn and(self, ok: bool) -> Status {
         if ok { self } else { Status::Invalid }
     }
@@ -113,7 +113,7 @@ fn main() -> ExitCode {
         }
         Err(Failure::Io(e)) => {
             let _ = out.into_parts();
-            report(format_args!("{e}"));
+            report(format_args!("writing standard output: {e}"));
             ExitCode::from(1)
         }
     }

@@ -119,7 +119,7 @@ impl FromStr for NodeId {
     type Err = NodeParseError;
 
     /// Accepts `9f6bdeced846`, `0x9F6BDECED846`, `9f:6b:de:ce:d8:46`, `9f-6b-de-ce-d8-46`
-    /// or a decimal number such as `175446417823814`. Twelve digits that are all decimal
+    /// or a decimal number such as `175285648414790`. Twelve digits that are all decimal
     /// are read as hex, the form users copy from `ip link`.
     fn from_str(s: &str) -> Result<NodeId, NodeParseError> {
         let bytes = s.as_bytes();

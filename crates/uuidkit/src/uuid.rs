@@ -366,10 +366,11 @@ impl Uuid {
     /// ```
     #[inline]
     pub const fn with_version(self, version: Version) -> Uuid {
-        let mut b = self.0;
-        b[6] = (b[6] & 0x0f) | (version.number() << 4);
-        b[8] = (b[8] & 0x3f) | 0x80;
-        Uuid(b)
+        // On the whole 128-bit value: two masks in registers, rather than byte stores
+        // that a following 16-byte load would have to wait for.
+        const MASK: u128 = 0xffff_ffff_ffff_0fff_3fff_ffff_ffff_ffff;
+        let bits = ((version.number() as u128) << 76) | (1 << 63);
+        Uuid::from_u128((self.as_u128() & MASK) | bits)
     }
 }
 
