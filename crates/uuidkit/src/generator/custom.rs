@@ -59,12 +59,33 @@ impl<C: Clock, R: RngCore> CustomGenerator<C, R> {
     // An inherent `next` that cannot end: the `Iterator` impl wraps it in `Some`.
     #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> Uuid {
+        let now = self.clock.now();
+        self.next_at(now)
+    }
+
+    /// Fills `out` with the next UUIDs, reading the clock once for the batch; see
+    /// [`UnixGenerator::fill`](super::unix::UnixGenerator::fill) for why that is allowed.
+    ///
+    /// ```
+    /// let mut g = uuidkit::generator::custom::CustomGenerator::new();
+    /// let mut batch = [uuidkit::Uuid::NIL; 64];
+    /// g.fill(&mut batch);
+    /// assert!(batch.windows(2).all(|w| w[0] < w[1]));
+    /// ```
+    pub fn fill(&mut self, out: &mut [Uuid]) {
+        let now = self.clock.now();
+        for u in out {
+            *u = self.next_at(now);
+        }
+    }
+
+    fn next_at(&mut self, now: crate::time::UnixTime) -> Uuid {
         let fork = crate::platform::fork_generation();
         if fork != self.fork_generation {
             self.fork_generation = fork;
             self.state.reseed_next(&mut self.rng);
         }
-        let steps = self.clock.now().nanos_since_epoch() / 10;
+        let steps = now.nanos_since_epoch() / 10;
         let (steps, counter) = self.state.next(steps, &mut self.rng);
         let tail = self.rng.next_u32() as u64;
         pack_time_based(steps, ((counter as u64) << 32) | tail)

@@ -162,12 +162,39 @@ impl<C: Clock, R: RngCore> UnixGenerator<C, R> {
     #[allow(clippy::should_implement_trait)]
     #[inline]
     pub fn next(&mut self) -> Uuid {
+        let now = self.clock.now();
+        self.next_at(now)
+    }
+
+    /// Fills `out` with the next UUIDs, reading the clock once for the whole batch.
+    ///
+    /// Every UUID of the batch carries that one reading (or a later time, where the
+    /// counter overflowed), which RFC 9562 §6.1 allows ("implementations MAY alter the
+    /// actual timestamp"): a batch of a few hundred takes microseconds, far below the
+    /// millisecond the timestamp resolves, and saves a clock read (about 25 ns here) per
+    /// UUID. The guarantees of [`next`](Self::next) hold across and within batches.
+    ///
+    /// ```
+    /// use uuidkit::generator::unix::{UnixGenerator, V7Method};
+    /// let mut g = UnixGenerator::new(V7Method::Counter);
+    /// let mut batch = [uuidkit::Uuid::NIL; 256];
+    /// g.fill(&mut batch);
+    /// assert!(batch.windows(2).all(|w| w[0] < w[1]));
+    /// ```
+    pub fn fill(&mut self, out: &mut [Uuid]) {
+        let now = self.clock.now();
+        for u in out {
+            *u = self.next_at(now);
+        }
+    }
+
+    #[inline]
+    fn next_at(&mut self, now: crate::time::UnixTime) -> Uuid {
         let fork = crate::platform::fork_generation();
         if fork != self.fork_generation {
             self.fork_generation = fork;
             self.state.reseed_next(&mut self.rng);
         }
-        let now = self.clock.now();
         match self.method {
             V7Method::Counter => {
                 let ms = now.millis_since_epoch();
