@@ -931,3 +931,39 @@ fn convert_usage_errors() {
     fails(&["convert", A1_V1], 2);
     fails(&["convert", "--to", "v7", A1_V1], 2);
 }
+
+/// One run of `-n 1000000`: a million distinct UUIDs, strictly increasing for v6, v7 and
+/// v8, with non-decreasing timestamps for v1.
+#[test]
+fn gen_a_million_time_based() {
+    for (version, method) in [
+        ("v1", None),
+        ("v6", None),
+        ("v7", Some("counter")),
+        ("v7", Some("random")),
+        ("v7", Some("precision")),
+        ("v8", None),
+    ] {
+        let mut args = vec!["gen", version, "-n", "1000000"];
+        if let Some(m) = method {
+            args.extend(["--method", m]);
+        }
+        let out = ok(&args);
+        let uuids: Vec<uuidkit::Uuid> = out.lines().map(|l| l.parse().unwrap()).collect();
+        assert_eq!(uuids.len(), 1_000_000, "{args:?}");
+        let distinct: HashSet<_> = uuids.iter().collect();
+        assert_eq!(distinct.len(), 1_000_000, "{args:?}: duplicates");
+        if version == "v1" {
+            let ts: Vec<u64> = uuids.iter().map(|u| u.timestamp().unwrap().raw()).collect();
+            assert!(
+                ts.windows(2).all(|w| w[0] <= w[1]),
+                "v1 timestamps decreased"
+            );
+        } else {
+            assert!(
+                uuids.windows(2).all(|w| w[0] < w[1]),
+                "{args:?}: not increasing"
+            );
+        }
+    }
+}

@@ -135,6 +135,34 @@ fn generate(c: &mut Criterion) {
     g.finish();
 }
 
+/// Owned generators, one thread: the single-thread rate of each.
+fn owned_generators(c: &mut Criterion) {
+    use uuidkit::generator::{
+        custom::CustomGenerator, gregorian::GregorianGenerator, unix::UnixGenerator, unix::V7Method,
+    };
+    let mut g = c.benchmark_group("generator");
+    g.throughput(Throughput::Elements(1));
+    for m in [V7Method::Counter, V7Method::Random, V7Method::Precision] {
+        let mut gen7 = UnixGenerator::new(m);
+        g.bench_function(format!("v7 {m}"), |b| b.iter(|| black_box(gen7.next())));
+        let mut gen7 = UnixGenerator::new(m);
+        let mut batch = [uuidkit::Uuid::NIL; 256];
+        g.bench_function(format!("v7 {m} fill 256"), |b| {
+            b.iter(|| {
+                gen7.fill(&mut batch);
+                black_box(&batch);
+            })
+        });
+    }
+    let mut gen8 = CustomGenerator::new();
+    g.bench_function("v8", |b| b.iter(|| black_box(gen8.next())));
+    let mut gen1 = GregorianGenerator::v1();
+    g.bench_function("v1", |b| b.iter(|| black_box(gen1.next())));
+    let mut gen6 = GregorianGenerator::v6();
+    g.bench_function("v6", |b| b.iter(|| black_box(gen6.next())));
+    g.finish();
+}
+
 fn two_threads(iters: u64, make: fn() -> uuidkit::Uuid) -> Duration {
     let start = Instant::now();
     std::thread::scope(|s| {
@@ -190,6 +218,26 @@ fn table() {
             one / two
         );
     }
+    println!("\n| owned generator, one thread | time per UUID | UUIDs per second |");
+    println!("|---|---|---|");
+    for id in ["v7 counter", "v7 random", "v7 precision", "v8", "v1", "v6"] {
+        if let Some(t) = estimate("generator", id) {
+            println!("| {id} | {t:.2} ns | {:.1} M |", 1e3 / t);
+        }
+    }
+    for id in [
+        "v7 counter fill 256",
+        "v7 random fill 256",
+        "v7 precision fill 256",
+    ] {
+        if let Some(t) = estimate("generator", id) {
+            println!(
+                "| {id} (per UUID) | {:.2} ns | {:.1} M |",
+                t / 256.0,
+                256e3 / t
+            );
+        }
+    }
     if let Some(clock) = estimate("system clock read", "") {
         println!("one system clock read (SystemTime::now): {clock:.2} ns");
     }
@@ -203,6 +251,7 @@ fn main() {
     parse(&mut c);
     format(&mut c);
     generate(&mut c);
+    owned_generators(&mut c);
     c.final_summary();
     table();
 }
