@@ -37,6 +37,7 @@ pub mod clock;
 pub mod generator;
 pub mod host;
 pub mod inspect;
+mod interop;
 pub mod layout;
 pub mod namespace;
 pub mod node;
