@@ -28,7 +28,6 @@ pub struct CustomGenerator<C = SystemClock, R = Csprng> {
     clock: C,
     rng: R,
     state: Monotonic,
-    fork_generation: u64,
 }
 
 impl CustomGenerator {
@@ -51,7 +50,6 @@ impl<C: Clock, R: RngCore> CustomGenerator<C, R> {
             clock,
             rng,
             state: Monotonic::new(60, 30, Step::One),
-            fork_generation: 0,
         }
     }
 
@@ -80,11 +78,6 @@ impl<C: Clock, R: RngCore> CustomGenerator<C, R> {
     }
 
     fn next_at(&mut self, now: crate::time::UnixTime) -> Uuid {
-        let fork = crate::platform::fork_generation();
-        if fork != self.fork_generation {
-            self.fork_generation = fork;
-            self.state.reseed_next(&mut self.rng);
-        }
         let steps = now.nanos_since_epoch() / 10;
         let (steps, counter) = self.state.next(steps, &mut self.rng);
         let tail = self.rng.next_u32() as u64;

@@ -27,6 +27,7 @@ pub(crate) struct Monotonic {
     timestamp_max: u64,
     counter_bits: u32,
     step: Step,
+    fork_generation: u64,
 }
 
 pub(crate) fn random_u128(rng: &mut impl RngCore) -> u128 {
@@ -42,6 +43,7 @@ impl Monotonic {
             timestamp_max: (1u64 << timestamp_bits) - 1,
             counter_bits,
             step,
+            fork_generation: 0,
         }
     }
 
@@ -49,18 +51,19 @@ impl Monotonic {
         random_u128(rng) & ((1u128 << (self.counter_bits - 1)) - 1)
     }
 
-    /// Forgets the counter so the next output seeds a fresh one (used in a child after
-    /// `fork`, where the parent's counter values must not be followed).
-    pub(crate) fn reseed_next(&mut self, rng: &mut impl RngCore) {
-        if self.started {
-            self.counter = self.seed(rng);
-        }
-    }
-
     /// The next (timestamp, counter) for a clock reading of `now` (already in the
     /// timestamp's units; readings above the maximum count as the maximum).
     #[inline]
     pub(crate) fn next(&mut self, now: u64, rng: &mut impl RngCore) -> (u64, u128) {
+        let fork = crate::platform::fork_generation();
+        if fork != self.fork_generation {
+            // In a child after `fork` (or before the first output): the parent goes on
+            // from the same counter, so the child seeds a fresh one.
+            self.fork_generation = fork;
+            if self.started {
+                self.counter = self.seed(rng);
+            }
+        }
         let now = now.min(self.timestamp_max);
         if !self.started || now > self.timestamp {
             self.started = true;

@@ -119,7 +119,6 @@ pub struct UnixGenerator<C = SystemClock, R = Csprng> {
     rng: R,
     method: V7Method,
     state: Monotonic,
-    fork_generation: u64,
 }
 
 impl UnixGenerator {
@@ -148,7 +147,6 @@ impl<C: Clock, R: RngCore> UnixGenerator<C, R> {
             rng,
             method,
             state,
-            fork_generation: 0,
         }
     }
 
@@ -190,11 +188,6 @@ impl<C: Clock, R: RngCore> UnixGenerator<C, R> {
 
     #[inline]
     fn next_at(&mut self, now: crate::time::UnixTime) -> Uuid {
-        let fork = crate::platform::fork_generation();
-        if fork != self.fork_generation {
-            self.fork_generation = fork;
-            self.state.reseed_next(&mut self.rng);
-        }
         match self.method {
             V7Method::Counter => {
                 let ms = now.millis_since_epoch();
@@ -284,10 +277,12 @@ impl SharedV7 {
             } else {
                 ((ms + 1).min(MS_MAX), seed)
             };
-            let next = (ms as u128) << (COUNTER_BITS + FORK_BITS)
-                | (counter as u128) << FORK_BITS
-                | fork;
-            match self.state.compare_exchange_weak(cur, next, Acquire, Relaxed) {
+            let next =
+                (ms as u128) << (COUNTER_BITS + FORK_BITS) | (counter as u128) << FORK_BITS | fork;
+            match self
+                .state
+                .compare_exchange_weak(cur, next, Acquire, Relaxed)
+            {
                 Ok(_) => break (ms, counter),
                 Err(actual) => cur = actual,
             }

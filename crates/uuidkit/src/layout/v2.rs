@@ -9,7 +9,7 @@
 
 use core::fmt;
 
-use super::{LayoutError, check_width, expect_version, node_of};
+use super::{LayoutError, check_width, clock_seq_and_node, expect_version, node_of};
 use crate::time::GregorianTimestamp;
 use crate::{NodeId, Uuid, Version};
 
@@ -103,21 +103,13 @@ pub const fn encode(f: &Fields) -> Result<Uuid, LayoutError> {
         return Err(e);
     }
     let t = f.timestamp.ticks();
-    let n = f.node.as_bytes();
+    // Octets 8–15 are v1's, with the domain where the low clock-sequence octet was.
+    let clock_seq_and_domain = ((f.clock_seq as u16) << 8) | f.domain.to_byte() as u16;
     Ok(Uuid::from_fields(
         f.local_id,
         (t >> 32) as u16,
         (t >> 48) as u16 & 0x0fff | 0x2000,
-        [
-            0x80 | f.clock_seq,
-            f.domain.to_byte(),
-            n[0],
-            n[1],
-            n[2],
-            n[3],
-            n[4],
-            n[5],
-        ],
+        clock_seq_and_node(clock_seq_and_domain, &f.node),
     ))
 }
 
