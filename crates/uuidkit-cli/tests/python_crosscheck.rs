@@ -49,7 +49,11 @@ fn uuidkit(args: &[&str]) -> String {
         .env_remove("UUIDKIT_NODE")
         .output()
         .unwrap();
-    assert!(out.status.success(), "uuidkit {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "uuidkit {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8(out.stdout).unwrap()
 }
 
@@ -60,7 +64,12 @@ fn python_reads(uuids: &str) -> Option<Vec<Value>> {
         .stdout(Stdio::piped())
         .spawn()
         .ok()?;
-    child.stdin.take().unwrap().write_all(uuids.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(uuids.as_bytes())
+        .unwrap();
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success(), "python3 failed");
     Some(
@@ -78,14 +87,37 @@ fn python_reads_what_uuidkit_generates_and_inspect_agrees() {
     let runs: &[&[&str]] = &[
         &["gen", "v1", "-n", "50"],
         &["gen", "v1", "-n", "5", "--node", "random"],
-        &["gen", "v1", "--time", "1582-10-15T00:00:00Z", "--clock-seq", "0", "--node", "0"],
+        &[
+            "gen",
+            "v1",
+            "--time",
+            "1582-10-15T00:00:00Z",
+            "--clock-seq",
+            "0",
+            "--node",
+            "0",
+        ],
         &["gen", "v1", "--time", "5236-03-31T21:21:00.6846975Z"],
         &["gen", "v2", "-n", "5", "--local-id", "1000"],
-        &["gen", "v3", "--namespace", "@url", "--name", "https://example.com/"],
+        &[
+            "gen",
+            "v3",
+            "--namespace",
+            "@url",
+            "--name",
+            "https://example.com/",
+        ],
         &["gen", "v4", "-n", "50"],
         &["gen", "v5", "--namespace", "@oid", "--name", "1.3.6.1"],
         &["gen", "v6", "-n", "50"],
-        &["gen", "v6", "-n", "5", "--time", "2022-02-22T14:22:22.123456789-05:00"],
+        &[
+            "gen",
+            "v6",
+            "-n",
+            "5",
+            "--time",
+            "2022-02-22T14:22:22.123456789-05:00",
+        ],
         &["gen", "v7", "-n", "50"],
         &["gen", "v7", "-n", "20", "--method", "random"],
         &["gen", "v7", "-n", "20", "--method", "precision"],
@@ -123,7 +155,11 @@ fn python_reads_what_uuidkit_generates_and_inspect_agrees() {
     let mut versions = std::collections::BTreeSet::new();
     for (p, o) in python.iter().zip(&ours) {
         for (key, want) in p.as_object().unwrap() {
-            assert_eq!(&o[key], want, "{key} of {}: uuidkit {o} vs python {p}", p["uuid"]);
+            assert_eq!(
+                &o[key], want,
+                "{key} of {}: uuidkit {o} vs python {p}",
+                p["uuid"]
+            );
         }
         versions.insert(p["version"].as_u64());
     }
