@@ -1,20 +1,370 @@
 //! Text codec entry points: dispatch to a vector implementation where the CPU has one,
 //! otherwise to the scalar reference in [`crate::text`].
+//!
+//! # Design
+//! - **Parsing.** A vector kernel handles only the case that matters for speed: input that
+//!   is exactly a valid UUID in one of the four forms. It picks the form from the length
+//!   (32, 36, 38 or 45 are the only lengths that can be valid), checks every byte and
+//!   decodes, and answers `None` for anything else. Then the scalar
+//!   [`parse_scalar`](text::parse_scalar) runs and computes the error, so errors (index,
+//!   expected, found, length) are the scalar parser's by construction, and the only way a
+//!   kernel could disagree with it is by accepting something invalid: that is what the
+//!   differential tests below and `fuzz/fuzz_targets/codec_differential.rs` look for.
+//! - **Formatting.** The encoders must equal [`text::encode_hyphenated`] and
+//!   [`text::encode_simple`] byte for byte; tested the same way.
+//! - **Levels.** On x86-64: SSE2 (the baseline, so always there), SSSE3 and AVX2, chosen
+//!   once at run time with `is_x86_feature_detected!` and cached in an atomic (one relaxed
+//!   load per call); when the crate is compiled with AVX2 enabled (`-C target-cpu=native`)
+//!   the choice is made at compile time. Elsewhere (aarch64 included: no NEON kernel yet,
+//!   as nothing here can run one) and under Miri, the scalar code.
+//! - **Memory safety.** The kernels in [`x86`] take fixed-size arrays and touch memory
+//!   only through loads and stores whose offsets are checked against the array length at
+//!   compile time; see that module.
 
 use crate::Uuid;
-use crate::text::{self, Case, ParseError};
+use crate::text::{self, Case, Format, ParseError};
 
-#[inline]
-pub(crate) fn parse(s: &[u8]) -> Result<Uuid, ParseError> {
+#[cfg(target_arch = "x86_64")]
+mod x86;
+
+#[cfg(test)]
+mod tests;
+
+/// An implementation of the codec.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(
+    not(any(test, all(target_arch = "x86_64", not(miri)))),
+    allow(dead_code)
+)]
+enum Level {
+    /// The `const fn` reference in [`crate::text`]. Only the tests name it: the entry
+    /// points call the scalar code directly where no kernel applies.
+    #[cfg_attr(not(test), allow(dead_code))]
+    Scalar,
+    /// x86-64 baseline.
+    Sse2,
+    /// x86-64 with SSSE3.
+    Ssse3,
+    /// x86-64 with AVX2.
+    Avx2,
+}
+
+impl Level {
+    /// Every level, worst first.
+    #[cfg(test)]
+    const ALL: [Level; 4] = [Level::Scalar, Level::Sse2, Level::Ssse3, Level::Avx2];
+
+    /// Whether this CPU can run this level (asks the CPU; not cached).
+    #[cfg_attr(not(any(test, target_arch = "x86_64")), allow(dead_code))]
+    fn supported(self) -> bool {
+        match self {
+            Level::Scalar => true,
+            #[cfg(target_arch = "x86_64")]
+            Level::Sse2 => true,
+            #[cfg(target_arch = "x86_64")]
+            Level::Ssse3 => std::is_x86_feature_detected!("ssse3"),
+            #[cfg(target_arch = "x86_64")]
+            Level::Avx2 => std::is_x86_feature_detected!("avx2"),
+            #[cfg(not(target_arch = "x86_64"))]
+            _ => false,
+        }
+    }
+}
+
+/// The level the entry points use: the best this CPU supports, found once.
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+#[inline(always)]
+fn level() -> Level {
+    use core::sync::atomic::{AtomicU8, Ordering};
+
+    /// 0 until detected, then `Level as u8 + 1`.
+    static DETECTED: AtomicU8 = AtomicU8::new(0);
+
+    #[cold]
+    #[inline(never)]
+    fn detect() -> Level {
+        let best = if Level::Avx2.supported() {
+            Level::Avx2
+        } else if Level::Ssse3.supported() {
+            Level::Ssse3
+        } else {
+            Level::Sse2
+        };
+        // Racing threads all store the same value.
+        DETECTED.store(best as u8 + 1, Ordering::Relaxed);
+        best
+    }
+
+    if cfg!(target_feature = "avx2") {
+        return Level::Avx2;
+    }
+    match DETECTED.load(Ordering::Relaxed) {
+        3 => Level::Ssse3,
+        4 => Level::Avx2,
+        2 => Level::Sse2,
+        _ => detect(),
+    }
+}
+
+/// Why `s` is not a UUID, or (only when no kernel ran) the UUID: the scalar parser, kept
+/// out of line so that the kernels' hot path stays small.
+#[cold]
+#[inline(never)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+fn parse_slow(s: &[u8]) -> Result<Uuid, ParseError> {
     text::parse_scalar(s)
 }
 
+/// Parses any of the four forms; returns exactly what [`text::parse_scalar`] returns.
 #[inline]
-pub(crate) fn encode_hyphenated(b: &[u8; 16], case: Case) -> [u8; 36] {
-    text::encode_hyphenated(b, case)
+pub(crate) fn parse(s: &[u8]) -> Result<Uuid, ParseError> {
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    {
+        // SAFETY: `level()` only answers levels the CPU supports.
+        unsafe { parse_at(level(), s) }
+    }
+    #[cfg(not(all(target_arch = "x86_64", not(miri))))]
+    {
+        text::parse_scalar(s)
+    }
 }
 
+/// The 36-byte hyphenated form; equal to [`text::encode_hyphenated`].
+#[inline]
+pub(crate) fn encode_hyphenated(b: &[u8; 16], case: Case) -> [u8; 36] {
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    {
+        // SAFETY: `level()` only answers levels the CPU supports.
+        unsafe { encode_hyphenated_at(level(), b, case) }
+    }
+    #[cfg(not(all(target_arch = "x86_64", not(miri))))]
+    {
+        text::encode_hyphenated(b, case)
+    }
+}
+
+/// The 32-byte simple form; equal to [`text::encode_simple`].
 #[inline]
 pub(crate) fn encode_simple(b: &[u8; 16], case: Case) -> [u8; 32] {
-    text::encode_simple(b, case)
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    {
+        // SAFETY: `level()` only answers levels the CPU supports.
+        unsafe { encode_simple_at(level(), b, case) }
+    }
+    #[cfg(not(all(target_arch = "x86_64", not(miri))))]
+    {
+        text::encode_simple(b, case)
+    }
+}
+
+/// Writes `bytes` in `format` and `case` into the front of `buf` and returns that part as
+/// a `&str`, exactly as [`text::encode`] does, but without its UTF-8 check (which costs
+/// more than the encoding itself): what is written is ASCII by construction.
+#[inline]
+#[allow(dead_code)] // Until `text::encode` delegates here.
+pub(crate) fn encode_str<'b>(
+    bytes: &[u8; 16],
+    format: Format,
+    case: Case,
+    buf: &'b mut [u8; Format::MAX_LEN],
+) -> &'b str {
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    // SAFETY: `level()` only answers levels the CPU supports.
+    let len = unsafe { encode_at(level(), bytes, format, case, buf) };
+    #[cfg(not(all(target_arch = "x86_64", not(miri))))]
+    let len = encode_scalar(bytes, format, case, buf);
+    let text = &buf[..len];
+    debug_assert!(text.is_ascii(), "UUID text must be ASCII: {text:?}");
+    // SAFETY: `buf[..len]` is exactly what the encoder just wrote (each form writes all of
+    // its `len` bytes, and `len` is its length), and every byte written is ASCII, so valid
+    // UTF-8: the scalar encoders index the 16-byte ASCII tables `0-9a-f`/`0-9A-F` and add
+    // ASCII punctuation; the SSE2 kernels compute `n + '0'` or `n + 'a' - 10` (or `'A'`)
+    // from nibbles `n < 16`; the SSSE3/AVX2 kernels `pshufb` the same ASCII tables with
+    // nibble indices, and their text shuffles either copy those digits or zero a byte that
+    // the hyphen is then or-ed into. The tests compare all of this byte for byte with the
+    // scalar encoders for every byte value at every position.
+    unsafe { core::str::from_utf8_unchecked(text) }
+}
+
+/// The scalar reference behind [`encode_str`]: writes `format` into `buf`, returns its
+/// length.
+#[cfg_attr(all(target_arch = "x86_64", not(miri), not(test)), allow(dead_code))]
+fn encode_scalar(
+    bytes: &[u8; 16],
+    format: Format,
+    case: Case,
+    buf: &mut [u8; Format::MAX_LEN],
+) -> usize {
+    match format {
+        Format::Hyphenated => buf[..36].copy_from_slice(&text::encode_hyphenated(bytes, case)),
+        Format::Simple => buf[..32].copy_from_slice(&text::encode_simple(bytes, case)),
+        Format::Braced => {
+            buf[0] = b'{';
+            buf[1..37].copy_from_slice(&text::encode_hyphenated(bytes, case));
+            buf[37] = b'}';
+        }
+        Format::Urn => {
+            buf[..9].copy_from_slice(b"urn:uuid:");
+            buf[9..45].copy_from_slice(&text::encode_hyphenated(bytes, case));
+        }
+    }
+    format.len()
+}
+
+/// [`parse`] with `level`'s kernel (and the scalar parser for anything it declines).
+///
+/// # Safety
+/// The CPU supports `level` (see [`Level::supported`]).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn parse_at(level: Level, s: &[u8]) -> Result<Uuid, ParseError> {
+    // SAFETY (each arm): the caller guarantees the CPU supports `level`.
+    unsafe {
+        match level {
+            Level::Avx2 => x86::avx2::parse(s),
+            Level::Ssse3 => x86::ssse3::parse(s),
+            Level::Sse2 => x86::sse2::parse(s),
+            Level::Scalar => text::parse_scalar(s),
+        }
+    }
+}
+
+/// [`encode_hyphenated`] with `level`'s kernel.
+///
+/// # Safety
+/// The CPU supports `level`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn encode_hyphenated_at(level: Level, b: &[u8; 16], case: Case) -> [u8; 36] {
+    // SAFETY (each arm): the caller guarantees the CPU supports `level`.
+    unsafe {
+        match level {
+            Level::Avx2 => x86::avx2::encode_hyphenated(b, case),
+            Level::Ssse3 => x86::ssse3::encode_hyphenated(b, case),
+            Level::Sse2 => x86::sse2::encode_hyphenated(b, case),
+            Level::Scalar => text::encode_hyphenated(b, case),
+        }
+    }
+}
+
+/// [`encode_simple`] with `level`'s kernel.
+///
+/// # Safety
+/// The CPU supports `level`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn encode_simple_at(level: Level, b: &[u8; 16], case: Case) -> [u8; 32] {
+    // SAFETY (each arm): the caller guarantees the CPU supports `level`.
+    unsafe {
+        match level {
+            Level::Avx2 => x86::avx2::encode_simple(b, case),
+            Level::Ssse3 => x86::ssse3::encode_simple(b, case),
+            Level::Sse2 => x86::sse2::encode_simple(b, case),
+            Level::Scalar => text::encode_simple(b, case),
+        }
+    }
+}
+
+/// [`encode_str`]'s writing with `level`'s kernel; returns the length written.
+///
+/// # Safety
+/// The CPU supports `level`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn encode_at(
+    level: Level,
+    b: &[u8; 16],
+    format: Format,
+    case: Case,
+    buf: &mut [u8; Format::MAX_LEN],
+) -> usize {
+    // SAFETY (each arm): the caller guarantees the CPU supports `level`.
+    unsafe {
+        match level {
+            Level::Avx2 => x86::avx2::encode(b, format, case, buf),
+            Level::Ssse3 => x86::ssse3::encode(b, format, case, buf),
+            Level::Sse2 => x86::sse2::encode(b, format, case, buf),
+            Level::Scalar => encode_scalar(b, format, case, buf),
+        }
+    }
+}
+
+/// Safe access to each level for the tests: `None` when this CPU cannot run `level`.
+#[cfg(test)]
+impl Level {
+    /// The full parse at this level: kernel, then scalar fallback.
+    fn parse(self, s: &[u8]) -> Option<Result<Uuid, ParseError>> {
+        if !self.supported() {
+            return None;
+        }
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: checked just above that the CPU supports `self`.
+        return Some(unsafe { parse_at(self, s) });
+        #[cfg(not(target_arch = "x86_64"))]
+        return Some(text::parse_scalar(s));
+    }
+
+    /// The kernel's own answer, before any scalar fallback: `Some(None)` when it declined.
+    /// `None` when this CPU cannot run `level`, and for the scalar level.
+    fn fast(self, s: &[u8]) -> Option<Option<[u8; 16]>> {
+        if self == Level::Scalar || !self.supported() {
+            return None;
+        }
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY (each arm): checked just above that the CPU supports `self`.
+        return Some(unsafe {
+            match self {
+                Level::Avx2 => x86::avx2::fast(s),
+                Level::Ssse3 => x86::ssse3::fast(s),
+                _ => x86::sse2::fast(s),
+            }
+        });
+        #[cfg(not(target_arch = "x86_64"))]
+        return {
+            let _ = s;
+            None
+        };
+    }
+
+    fn encode_hyphenated(self, b: &[u8; 16], case: Case) -> Option<[u8; 36]> {
+        if !self.supported() {
+            return None;
+        }
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: checked just above that the CPU supports `self`.
+        return Some(unsafe { encode_hyphenated_at(self, b, case) });
+        #[cfg(not(target_arch = "x86_64"))]
+        return Some(text::encode_hyphenated(b, case));
+    }
+
+    fn encode_simple(self, b: &[u8; 16], case: Case) -> Option<[u8; 32]> {
+        if !self.supported() {
+            return None;
+        }
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: checked just above that the CPU supports `self`.
+        return Some(unsafe { encode_simple_at(self, b, case) });
+        #[cfg(not(target_arch = "x86_64"))]
+        return Some(text::encode_simple(b, case));
+    }
+
+    /// `format` written into a 45-byte buffer pre-filled with `fill`; the length written.
+    fn encode(
+        self,
+        b: &[u8; 16],
+        format: Format,
+        case: Case,
+        fill: u8,
+    ) -> Option<([u8; Format::MAX_LEN], usize)> {
+        if !self.supported() {
+            return None;
+        }
+        let mut buf = [fill; Format::MAX_LEN];
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: checked just above that the CPU supports `self`.
+        let len = unsafe { encode_at(self, b, format, case, &mut buf) };
+        #[cfg(not(target_arch = "x86_64"))]
+        let len = encode_scalar(b, format, case, &mut buf);
+        Some((buf, len))
+    }
 }
