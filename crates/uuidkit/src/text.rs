@@ -145,29 +145,7 @@ pub fn encode<'b>(
     case: Case,
     buf: &'b mut [u8; Format::MAX_LEN],
 ) -> &'b str {
-    let bytes = uuid.as_bytes();
-    let len = format.len();
-    match format {
-        Format::Simple => {
-            buf[..32].copy_from_slice(&crate::platform::simd::encode_simple(bytes, case))
-        }
-        Format::Hyphenated => {
-            buf[..36].copy_from_slice(&crate::platform::simd::encode_hyphenated(bytes, case))
-        }
-        Format::Braced => {
-            buf[0] = b'{';
-            buf[1..37].copy_from_slice(&crate::platform::simd::encode_hyphenated(bytes, case));
-            buf[37] = b'}';
-        }
-        Format::Urn => {
-            // The prefix stays lowercase in both cases, as RFC 9562 writes it (and as the
-            // `uuid` crate does): the case choice is about the hex digits.
-            buf[..9].copy_from_slice(b"urn:uuid:");
-            buf[9..45].copy_from_slice(&crate::platform::simd::encode_hyphenated(bytes, case));
-        }
-    }
-    // The bytes written are ASCII hex digits and punctuation, so always valid UTF-8.
-    core::str::from_utf8(&buf[..len]).expect("UUID text is ASCII")
+    crate::platform::simd::encode_str(uuid.as_bytes(), format, case, buf)
 }
 
 /// A [`Uuid`] with a chosen form and case, for `Display`; made by [`Uuid::format`].
