@@ -12,8 +12,8 @@
 //! Parsing accepts hex digits in either case and the `urn:uuid:` prefix in any case, and
 //! nothing else. A failure is a [`ParseError`] naming the byte index of the first offending
 //! byte and what was expected there. The parser is a `const fn`, which is what makes
-//! [`uuid!`](crate::uuid!) a compile-time checked literal; the hot paths in
-//! [`crate::simd`] are checked against it.
+//! [`uuid!`](crate::uuid!) a compile-time checked literal; the SIMD hot paths (in the
+//! private `platform::simd` module) are checked against it.
 
 use core::fmt;
 use core::str::FromStr;
@@ -139,6 +139,7 @@ pub const fn encode_simple(bytes: &[u8; 16], case: Case) -> [u8; 32] {
 /// let s = text::encode(&Uuid::NIL, Format::Braced, Case::Lower, &mut buf);
 /// assert_eq!(s, "{00000000-0000-0000-0000-000000000000}");
 /// ```
+#[inline]
 pub fn encode<'b>(
     uuid: &Uuid,
     format: Format,
@@ -193,6 +194,7 @@ impl Uuid {
     /// let mut buf = [0u8; Format::MAX_LEN];
     /// assert_eq!(Uuid::MAX.encode(Format::Simple, Case::Lower, &mut buf), "f".repeat(32));
     /// ```
+    #[inline]
     pub fn encode<'b>(
         &self,
         format: Format,
@@ -213,6 +215,7 @@ impl Uuid {
     /// assert_eq!(err.index(), 23);
     /// # Ok::<(), uuidkit::ParseError>(())
     /// ```
+    #[inline]
     pub fn parse_str(s: &str) -> Result<Uuid, ParseError> {
         crate::platform::simd::parse(s.as_bytes())
     }
@@ -224,6 +227,7 @@ impl Uuid {
     /// assert!(u.is_nil());
     /// # Ok::<(), uuidkit::ParseError>(())
     /// ```
+    #[inline]
     pub fn parse_ascii(s: &[u8]) -> Result<Uuid, ParseError> {
         crate::platform::simd::parse(s)
     }
@@ -618,6 +622,13 @@ mod tests {
     }
 
     proptest! {
+        // Under Miri: a few cases, and no failure file (Miri forbids the file system).
+        #![proptest_config(ProptestConfig {
+            cases: if cfg!(miri) { 4 } else { 256 },
+            failure_persistence: if cfg!(miri) { None } else { ProptestConfig::default().failure_persistence },
+            ..ProptestConfig::default()
+        })]
+
         #[test]
         fn parse_inverts_format(bytes in any::<[u8; 16]>(), upper in any::<bool>()) {
             let u = Uuid::from_bytes(bytes);

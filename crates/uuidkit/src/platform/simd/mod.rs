@@ -129,7 +129,9 @@ pub(crate) fn parse(s: &[u8]) -> Result<Uuid, ParseError> {
     }
 }
 
-/// The 36-byte hyphenated form; equal to [`text::encode_hyphenated`].
+/// The 36-byte hyphenated form; equal to [`text::encode_hyphenated`]. (The library
+/// formats through [`encode_str`]; the tests check this entry point's dispatch too.)
+#[cfg(test)]
 #[inline]
 pub(crate) fn encode_hyphenated(b: &[u8; 16], case: Case) -> [u8; 36] {
     #[cfg(all(target_arch = "x86_64", not(miri)))]
@@ -144,6 +146,7 @@ pub(crate) fn encode_hyphenated(b: &[u8; 16], case: Case) -> [u8; 36] {
 }
 
 /// The 32-byte simple form; equal to [`text::encode_simple`].
+#[cfg(test)]
 #[inline]
 pub(crate) fn encode_simple(b: &[u8; 16], case: Case) -> [u8; 32] {
     #[cfg(all(target_arch = "x86_64", not(miri)))]
@@ -161,7 +164,6 @@ pub(crate) fn encode_simple(b: &[u8; 16], case: Case) -> [u8; 32] {
 /// a `&str`, exactly as [`text::encode`] does, but without its UTF-8 check (which costs
 /// more than the encoding itself): what is written is ASCII by construction.
 #[inline]
-#[allow(dead_code)] // Until `text::encode` delegates here.
 pub(crate) fn encode_str<'b>(
     bytes: &[u8; 16],
     format: Format,
@@ -233,7 +235,7 @@ unsafe fn parse_at(level: Level, s: &[u8]) -> Result<Uuid, ParseError> {
 ///
 /// # Safety
 /// The CPU supports `level`.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(test, target_arch = "x86_64"))]
 #[inline(always)]
 unsafe fn encode_hyphenated_at(level: Level, b: &[u8; 16], case: Case) -> [u8; 36] {
     // SAFETY (each arm): the caller guarantees the CPU supports `level`.
@@ -251,7 +253,7 @@ unsafe fn encode_hyphenated_at(level: Level, b: &[u8; 16], case: Case) -> [u8; 3
 ///
 /// # Safety
 /// The CPU supports `level`.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(test, target_arch = "x86_64"))]
 #[inline(always)]
 unsafe fn encode_simple_at(level: Level, b: &[u8; 16], case: Case) -> [u8; 32] {
     // SAFETY (each arm): the caller guarantees the CPU supports `level`.

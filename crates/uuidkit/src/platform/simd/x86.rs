@@ -142,7 +142,7 @@ const ERR_BY_LOW: [u8; 16] = [6, 4, 4, 4, 4, 4, 4, 6, 6, 6, 7, 7, 7, 7, 7, 7];
 const VALUE_BY_HIGH: [u8; 16] = [0, 0, 0, 0, 9, 0, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 
 /// One instruction-set level's kernels. The methods are `#[inline(always)]`, so they are
-/// compiled into the `#[target_feature]` entry points of [`entry_points!`] that call them.
+/// compiled into the `#[target_feature]` entry points (made by `entry_points!`) that call them.
 trait Kernel {
     /// Decodes 32 hex digits; `None` unless all 32 bytes are hex digits.
     ///
@@ -290,7 +290,8 @@ macro_rules! entry_points {
                 }
             }
 
-            /// The 36-byte hyphenated form.
+            /// The 36-byte hyphenated form (tests compare it with the scalar encoder).
+            #[cfg(test)]
             #[target_feature(enable = $feature)]
             pub(crate) unsafe fn encode_hyphenated(bytes: &[u8; 16], case: Case) -> [u8; 36] {
                 let mut out = [0u8; 36];
@@ -299,7 +300,8 @@ macro_rules! entry_points {
                 out
             }
 
-            /// The 32-byte simple form.
+            /// The 32-byte simple form (tests compare it with the scalar encoder).
+            #[cfg(test)]
             #[target_feature(enable = $feature)]
             pub(crate) unsafe fn encode_simple(bytes: &[u8; 16], case: Case) -> [u8; 32] {
                 let mut out = [0u8; 32];
