@@ -114,20 +114,25 @@ fn check_time_range(v: GenVersion, t: &TimeArg, count: u64) -> Result<(), Failur
     })
 }
 
-/// Writes `count` UUIDs from `next`, one a line, each formatted into a stack buffer.
+/// Writes `count` UUIDs from `next`, one a line (through the same batches as
+/// [`emit_batches`]).
 fn emit(
     a: &GenArgs,
     out: &mut impl Write,
     mut next: impl FnMut() -> Result<Uuid, GenError>,
 ) -> Result<Status, Failure> {
-    let (format, case): (Format, Case) = a.style();
-    let mut buf = [0u8; Format::MAX_LEN];
-    for _ in 0..a.count {
-        let u = next().map_err(|e| Failure::Message(e.to_string()))?;
-        out.write_all(u.encode(format, case, &mut buf).as_bytes())?;
-        out.write_all(b"\n")?;
-    }
-    Ok(Status::Ok)
+    emit_batches(a, out, |batch| {
+        for (done, u) in batch.iter_mut().enumerate() {
+            *u = next().map_err(|error| Stopped { done, error })?;
+        }
+        Ok(())
+    })
+}
+
+/// A batch that a generator could not finish: the first `done` UUIDs are good.
+struct Stopped {
+    done: usize,
+    error: GenError,
 }
 
 /// UUIDs a batch: small enough that a batch takes microseconds (so one clock reading
@@ -136,11 +141,12 @@ fn emit(
 const BATCH: usize = 256;
 
 /// Writes `count` UUIDs from `fill`, a batch at a time: each batch is formatted into one
-/// stack buffer and written with one call.
+/// stack buffer and written with one call. On an error, the UUIDs made before it are
+/// still written.
 fn emit_batches(
     a: &GenArgs,
     out: &mut impl Write,
-    mut fill: impl FnMut(&mut [Uuid]),
+    mut fill: impl FnMut(&mut [Uuid]) -> Result<(), Stopped>,
 ) -> Result<Status, Failure> {
     let (format, case): (Format, Case) = a.style();
     let line = format.len() + 1;
@@ -150,12 +156,18 @@ fn emit_batches(
     let mut left = a.count;
     while left > 0 {
         let n = left.min(BATCH as u64) as usize;
-        fill(&mut uuids[..n]);
-        for (u, slot) in uuids[..n].iter().zip(text.chunks_exact_mut(line)) {
+        let (done, error) = match fill(&mut uuids[..n]) {
+            Ok(()) => (n, None),
+            Err(Stopped { done, error }) => (done, Some(error)),
+        };
+        for (u, slot) in uuids[..done].iter().zip(text.chunks_exact_mut(line)) {
             slot[..line - 1].copy_from_slice(u.encode(format, case, &mut buf).as_bytes());
             slot[line - 1] = b'\n';
         }
-        out.write_all(&text[..n * line])?;
+        out.write_all(&text[..done * line])?;
+        if let Some(e) = error {
+            return Err(Failure::Message(e.to_string()));
+        }
         left -= n as u64;
     }
     Ok(Status::Ok)
@@ -309,11 +321,17 @@ fn v7(a: &GenArgs, out: &mut impl Write) -> Result<Status, Failure> {
     match &a.time {
         Some(t) => {
             let mut g = UnixGenerator::with_sources(method, fixed(t.time), Csprng);
-            emit_batches(a, out, |b| g.fill(b))
+            emit_batches(a, out, |b| {
+                g.fill(b);
+                Ok(())
+            })
         }
         None => {
             let mut g = UnixGenerator::new(method);
-            emit_batches(a, out, |b| g.fill(b))
+            emit_batches(a, out, |b| {
+                g.fill(b);
+                Ok(())
+            })
         }
     }
 }
@@ -322,11 +340,17 @@ fn v8_time_based(a: &GenArgs, out: &mut impl Write) -> Result<Status, Failure> {
     match &a.time {
         Some(t) => {
             let mut g = CustomGenerator::with_sources(fixed(t.time), Csprng);
-            emit_batches(a, out, |b| g.fill(b))
+            emit_batches(a, out, |b| {
+                g.fill(b);
+                Ok(())
+            })
         }
         None => {
             let mut g = CustomGenerator::new();
-            emit_batches(a, out, |b| g.fill(b))
+            emit_batches(a, out, |b| {
+                g.fill(b);
+                Ok(())
+            })
         }
     }
 }
@@ -356,7 +380,10 @@ pub fn run(a: &GenArgs, out: &mut impl Write) -> Result<Status, Failure> {
             emit_constant(a, out, uuidkit::v8_sha256(&ns, name))
         }
         V8 => v8_time_based(a, out),
-        V4 => emit_batches(a, out, |b| b.fill_with(uuidkit::v4)),
+        V4 => emit_batches(a, out, |b| {
+            b.fill_with(uuidkit::v4);
+            Ok(())
+        }),
         V1 | V2 | V6 => gregorian(a, out),
         V7 => v7(a, out),
     }
