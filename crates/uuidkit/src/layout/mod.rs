@@ -1,6 +1,6 @@
 //! What each version's bits mean (RFC 9562 §5): one module a version, each a pair of pure
 //! functions, `encode(fields) -> Uuid` and `decode(Uuid) -> fields`, with no clock, no
-//! randomness and no state. Generators ([`crate::gen`]) decide the field values; these
+//! randomness and no state. Generators ([`crate::generator`]) decide the field values; these
 //! modules only pack and unpack them.
 
 use core::fmt;
