@@ -17,6 +17,12 @@
 //!   load per call); when the crate is compiled with AVX2 enabled (`-C target-cpu=native`)
 //!   the choice is made at compile time. Elsewhere (aarch64 included: no NEON kernel yet,
 //!   as nothing here can run one) and under Miri, the scalar code.
+//! - **Dispatch cost.** The `#[target_feature]` kernels cannot be inlined into their
+//!   callers, so each operation is one call, and what surrounds it is kept small: the AVX2
+//!   call is the straight path after one compare (the other levels are behind a `#[cold]`
+//!   function), and the encoder is monomorphised per form and case (see [`form`]) and
+//!   [`encode_str`] is always inlined, so `u.encode(Format::Hyphenated, Case::Lower, buf)`
+//!   is a load, a compare and a call of straight-line code, with the length a constant.
 //! - **Memory safety.** The kernels in [`x86`] take fixed-size arrays and touch memory
 //!   only through loads and stores whose offsets are checked against the array length at
 //!   compile time; see that module.
@@ -98,9 +104,13 @@ fn level() -> Level {
     if cfg!(target_feature = "avx2") {
         return Level::Avx2;
     }
-    match DETECTED.load(Ordering::Relaxed) {
+    // AVX2 first: the branch the hot paths take is then a single compare.
+    let detected = DETECTED.load(Ordering::Relaxed);
+    if detected == Level::Avx2 as u8 + 1 {
+        return Level::Avx2;
+    }
+    match detected {
         3 => Level::Ssse3,
-        4 => Level::Avx2,
         2 => Level::Sse2,
         _ => detect(),
     }
@@ -163,7 +173,11 @@ pub(crate) fn encode_simple(b: &[u8; 16], case: Case) -> [u8; 32] {
 /// Writes `bytes` in `format` and `case` into the front of `buf` and returns that part as
 /// a `&str`, exactly as [`text::encode`] does, but without its UTF-8 check (which costs
 /// more than the encoding itself): what is written is ASCII by construction.
-#[inline]
+///
+/// Always inlined, so that where `format` and `case` are known at the call site (the
+/// common `u.encode(Format::Hyphenated, Case::Lower, &mut buf)`) all that is left is the
+/// level check and one call of a kernel compiled for exactly that job.
+#[inline(always)]
 pub(crate) fn encode_str<'b>(
     bytes: &[u8; 16],
     format: Format,
@@ -172,13 +186,15 @@ pub(crate) fn encode_str<'b>(
 ) -> &'b str {
     #[cfg(all(target_arch = "x86_64", not(miri)))]
     // SAFETY: `level()` only answers levels the CPU supports.
-    let len = unsafe { encode_at(level(), bytes, format, case, buf) };
+    unsafe {
+        encode_at(level(), bytes, format, case, buf)
+    };
     #[cfg(not(all(target_arch = "x86_64", not(miri))))]
-    let len = encode_scalar(bytes, format, case, buf);
-    let text = &buf[..len];
+    encode_scalar(bytes, format, case, buf);
+    let text = &buf[..format.len()];
     debug_assert!(text.is_ascii(), "UUID text must be ASCII: {text:?}");
-    // SAFETY: `buf[..len]` is exactly what the encoder just wrote (each form writes all of
-    // its `len` bytes, and `len` is its length), and every byte written is ASCII, so valid
+    // SAFETY: `buf[..format.len()]` is exactly what the encoder just wrote (each form
+    // writes all of its `format.len()` bytes), and every byte written is ASCII, so valid
     // UTF-8: the scalar encoders index the 16-byte ASCII tables `0-9a-f`/`0-9A-F` and add
     // ASCII punctuation; the SSE2 kernels compute `n + '0'` or `n + 'a' - 10` (or `'A'`)
     // from nibbles `n < 16`; the SSSE3/AVX2 kernels `pshufb` the same ASCII tables with
@@ -188,15 +204,32 @@ pub(crate) fn encode_str<'b>(
     unsafe { core::str::from_utf8_unchecked(text) }
 }
 
-/// The scalar reference behind [`encode_str`]: writes `format` into `buf`, returns its
-/// length.
+/// [`Format`] as a const generic parameter (an enum cannot be one on stable Rust), so
+/// that each kernel instance is compiled for one form.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+mod form {
+    use crate::text::Format;
+
+    pub(super) const HYPHENATED: u8 = Format::Hyphenated as u8;
+    pub(super) const SIMPLE: u8 = Format::Simple as u8;
+    pub(super) const BRACED: u8 = Format::Braced as u8;
+    pub(super) const URN: u8 = Format::Urn as u8;
+
+    /// The form numbered `form`; a constant wherever `form` is.
+    #[inline(always)]
+    pub(crate) const fn format(form: u8) -> Format {
+        match form {
+            HYPHENATED => Format::Hyphenated,
+            SIMPLE => Format::Simple,
+            BRACED => Format::Braced,
+            _ => Format::Urn,
+        }
+    }
+}
+
+/// The scalar reference behind [`encode_str`]: writes `format` into the front of `buf`.
 #[cfg_attr(all(target_arch = "x86_64", not(miri), not(test)), allow(dead_code))]
-fn encode_scalar(
-    bytes: &[u8; 16],
-    format: Format,
-    case: Case,
-    buf: &mut [u8; Format::MAX_LEN],
-) -> usize {
+fn encode_scalar(bytes: &[u8; 16], format: Format, case: Case, buf: &mut [u8; Format::MAX_LEN]) {
     match format {
         Format::Hyphenated => buf[..36].copy_from_slice(&text::encode_hyphenated(bytes, case)),
         Format::Simple => buf[..32].copy_from_slice(&text::encode_simple(bytes, case)),
@@ -210,7 +243,6 @@ fn encode_scalar(
             buf[9..45].copy_from_slice(&text::encode_hyphenated(bytes, case));
         }
     }
-    format.len()
 }
 
 /// [`parse`] with `level`'s kernel (and the scalar parser for anything it declines).
@@ -220,6 +252,26 @@ fn encode_scalar(
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn parse_at(level: Level, s: &[u8]) -> Result<Uuid, ParseError> {
+    // AVX2 in line; the other levels out of line and marked cold, so that the compiler
+    // lays out the AVX2 call as the straight path.
+    // SAFETY (both arms): the caller guarantees the CPU supports `level`.
+    unsafe {
+        if level == Level::Avx2 {
+            x86::avx2::parse(s)
+        } else {
+            parse_other(level, s)
+        }
+    }
+}
+
+/// [`parse_at`] for the levels below AVX2.
+///
+/// # Safety
+/// The CPU supports `level`.
+#[cfg(target_arch = "x86_64")]
+#[cold]
+#[inline(never)]
+unsafe fn parse_other(level: Level, s: &[u8]) -> Result<Uuid, ParseError> {
     // SAFETY (each arm): the caller guarantees the CPU supports `level`.
     unsafe {
         match level {
@@ -267,7 +319,7 @@ unsafe fn encode_simple_at(level: Level, b: &[u8; 16], case: Case) -> [u8; 32] {
     }
 }
 
-/// [`encode_str`]'s writing with `level`'s kernel; returns the length written.
+/// [`encode_str`]'s writing with `level`'s kernel: writes `format.len()` bytes.
 ///
 /// # Safety
 /// The CPU supports `level`.
@@ -279,14 +331,68 @@ unsafe fn encode_at(
     format: Format,
     case: Case,
     buf: &mut [u8; Format::MAX_LEN],
-) -> usize {
+) {
+    use form::{BRACED, HYPHENATED, SIMPLE, URN};
+    // SAFETY (each arm): forwarded: the caller guarantees the CPU supports `level`.
+    unsafe {
+        match (format, case) {
+            (Format::Hyphenated, Case::Lower) => encode_job::<HYPHENATED, false>(level, b, buf),
+            (Format::Hyphenated, Case::Upper) => encode_job::<HYPHENATED, true>(level, b, buf),
+            (Format::Simple, Case::Lower) => encode_job::<SIMPLE, false>(level, b, buf),
+            (Format::Simple, Case::Upper) => encode_job::<SIMPLE, true>(level, b, buf),
+            (Format::Braced, Case::Lower) => encode_job::<BRACED, false>(level, b, buf),
+            (Format::Braced, Case::Upper) => encode_job::<BRACED, true>(level, b, buf),
+            (Format::Urn, Case::Lower) => encode_job::<URN, false>(level, b, buf),
+            (Format::Urn, Case::Upper) => encode_job::<URN, true>(level, b, buf),
+        }
+    }
+}
+
+/// One job of [`encode_at`] (the form numbered `FORM`, upper case if `UPPER`) with
+/// `level`'s kernel.
+///
+/// # Safety
+/// The CPU supports `level`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn encode_job<const FORM: u8, const UPPER: bool>(
+    level: Level,
+    b: &[u8; 16],
+    buf: &mut [u8; Format::MAX_LEN],
+) {
+    // As in `parse_at`: AVX2 in line, the other levels out of line and cold.
+    // SAFETY (both arms): the caller guarantees the CPU supports `level`.
+    unsafe {
+        if level == Level::Avx2 {
+            x86::avx2::encode::<FORM, UPPER>(b, buf)
+        } else {
+            encode_other::<FORM, UPPER>(level, b, buf)
+        }
+    }
+}
+
+/// [`encode_job`] for the levels below AVX2.
+///
+/// # Safety
+/// The CPU supports `level`.
+#[cfg(target_arch = "x86_64")]
+#[cold]
+#[inline(never)]
+unsafe fn encode_other<const FORM: u8, const UPPER: bool>(
+    level: Level,
+    b: &[u8; 16],
+    buf: &mut [u8; Format::MAX_LEN],
+) {
     // SAFETY (each arm): the caller guarantees the CPU supports `level`.
     unsafe {
         match level {
-            Level::Avx2 => x86::avx2::encode(b, format, case, buf),
-            Level::Ssse3 => x86::ssse3::encode(b, format, case, buf),
-            Level::Sse2 => x86::sse2::encode(b, format, case, buf),
-            Level::Scalar => encode_scalar(b, format, case, buf),
+            Level::Avx2 => x86::avx2::encode::<FORM, UPPER>(b, buf),
+            Level::Ssse3 => x86::ssse3::encode::<FORM, UPPER>(b, buf),
+            Level::Sse2 => x86::sse2::encode::<FORM, UPPER>(b, buf),
+            Level::Scalar => {
+                let case = if UPPER { Case::Upper } else { Case::Lower };
+                encode_scalar(b, form::format(FORM), case, buf);
+            }
         }
     }
 }
@@ -364,9 +470,11 @@ impl Level {
         let mut buf = [fill; Format::MAX_LEN];
         #[cfg(target_arch = "x86_64")]
         // SAFETY: checked just above that the CPU supports `self`.
-        let len = unsafe { encode_at(self, b, format, case, &mut buf) };
+        unsafe {
+            encode_at(self, b, format, case, &mut buf)
+        };
         #[cfg(not(target_arch = "x86_64"))]
-        let len = encode_scalar(b, format, case, &mut buf);
-        Some((buf, len))
+        encode_scalar(b, format, case, &mut buf);
+        Some((buf, format.len()))
     }
 }

@@ -138,6 +138,17 @@ const HYPHENS_16_32: &[u8; 16] = b"\0\0-\0\0\0\0-\0\0\0\0\0\0\0\0";
 /// nibble" (including all non-ASCII bytes).
 const ERR_BY_HIGH: [u8; 16] = [4, 4, 4, 1, 2, 4, 2, 4, 4, 4, 4, 4, 4, 4, 4, 4];
 const ERR_BY_LOW: [u8; 16] = [6, 4, 4, 4, 4, 4, 4, 6, 6, 6, 7, 7, 7, 7, 7, 7];
+// `decode_avx2` relies on this: a `0xff` byte and-ed with any ERR_BY_HIGH entry is nonzero.
+const _: () = {
+    let mut i = 0;
+    while i < 16 {
+        assert!(
+            ERR_BY_HIGH[i] != 0,
+            "every ERR_BY_HIGH entry must be nonzero"
+        );
+        i += 1;
+    }
+};
 /// Added to the low nibble to give a digit's value: 0 for `0`-`9`, 9 for `a`-`f`/`A`-`F`.
 const VALUE_BY_HIGH: [u8; 16] = [0, 0, 0, 0, 9, 0, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 
@@ -189,10 +200,17 @@ fn urn_prefix(s: &[u8; 45]) -> bool {
 unsafe fn parse_forms<K: Kernel>(s: &[u8]) -> Option<[u8; 16]> {
     // SAFETY: forwarded: the caller guarantees the CPU supports `K`'s level.
     unsafe {
-        if let Ok(s) = <&[u8; 36]>::try_from(s) {
-            K::hyphenated(s)
-        } else if let Ok(s) = <&[u8; 32]>::try_from(s) {
-            K::simple(s)
+        // 32 or 36 (they differ only in bit 2) first, in one compare: with four plain
+        // compares of the length, the compiler dispatches through a jump table, whose
+        // indirect jump measurably slows the two bare forms.
+        if s.len() | 4 == 36 {
+            if let Ok(s) = <&[u8; 36]>::try_from(s) {
+                K::hyphenated(s)
+            } else if let Ok(s) = <&[u8; 32]>::try_from(s) {
+                K::simple(s)
+            } else {
+                None
+            }
         } else if let Ok(s) = <&[u8; 38]>::try_from(s) {
             if s[0] == b'{' && s[37] == b'}' {
                 K::hyphenated(sub::<1, 36, 38>(s))
@@ -211,20 +229,21 @@ unsafe fn parse_forms<K: Kernel>(s: &[u8]) -> Option<[u8; 16]> {
     }
 }
 
-/// Writes `format` into the front of `buf` and returns its length.
+/// Writes the form numbered `FORM` (see [`super::form`]) in upper case if `UPPER`, else
+/// lower case, into the front of `buf`. Both are constants, so each instance is
+/// straight-line code for one job.
 ///
 /// # Safety
 /// The CPU supports `K`'s level.
 #[inline(always)]
-unsafe fn encode_forms<K: Kernel>(
+unsafe fn encode_forms<K: Kernel, const FORM: u8, const UPPER: bool>(
     bytes: &[u8; 16],
-    format: Format,
-    case: Case,
     buf: &mut [u8; Format::MAX_LEN],
-) -> usize {
+) {
+    let case = if UPPER { Case::Upper } else { Case::Lower };
     // SAFETY: forwarded: the caller guarantees the CPU supports `K`'s level.
     unsafe {
-        match format {
+        match super::form::format(FORM) {
             Format::Hyphenated => K::write_hyphenated(bytes, case, sub_mut::<0, 36, 45>(buf)),
             Format::Simple => K::write_simple(bytes, case, sub_mut::<0, 32, 45>(buf)),
             Format::Braced => {
@@ -239,7 +258,6 @@ unsafe fn encode_forms<K: Kernel>(
             }
         }
     }
-    format.len()
 }
 
 /// `s[OFF..OFF + M]` as an array; the bound is checked at compile time.
@@ -310,17 +328,15 @@ macro_rules! entry_points {
                 out
             }
 
-            /// Writes `format` into the front of `buf`; returns its length. Every byte
-            /// written is ASCII.
+            /// Writes the form numbered `FORM` (see `super::super::form`), in upper case
+            /// if `UPPER`, into the front of `buf`. Every byte written is ASCII.
             #[target_feature(enable = $feature)]
-            pub(crate) unsafe fn encode(
+            pub(crate) unsafe fn encode<const FORM: u8, const UPPER: bool>(
                 bytes: &[u8; 16],
-                format: Format,
-                case: Case,
                 buf: &mut [u8; Format::MAX_LEN],
-            ) -> usize {
+            ) {
                 // SAFETY: this function's caller guarantees the target feature.
-                unsafe { encode_forms::<$kernel>(bytes, format, case, buf) }
+                unsafe { encode_forms::<$kernel, FORM, UPPER>(bytes, buf) }
             }
         }
     };
@@ -659,23 +675,38 @@ unsafe fn table2(t: &[u8; 16]) -> __m256i {
     unsafe { _mm256_broadcastsi128_si256(load16::<0, 16>(t)) }
 }
 
+/// `0xff` in the lanes of `text[0..32]` that are hyphens in the hyphenated form.
+const HYPHEN_LANES: [u8; 32] = {
+    let mut m = [0u8; 32];
+    let mut i = 0;
+    while i < 32 {
+        if HYPHEN_BITS >> i & 1 == 1 {
+            m[i] = 0xff;
+        }
+        i += 1;
+    }
+    m
+};
+
 /// Validates and joins 32 hex digits held in one register; `None` unless all are hex
-/// digits and `also_ok`.
+/// digits and `also_bad` is all zeros. Each byte of `also_bad` must be `0` or `0xff`.
 ///
 /// # Safety
 /// The CPU supports AVX2.
 #[inline(always)]
-unsafe fn decode_avx2(h: __m256i, also_ok: bool) -> Option<[u8; 16]> {
+unsafe fn decode_avx2(h: __m256i, also_bad: __m256i) -> Option<[u8; 16]> {
     // SAFETY: the caller guarantees AVX2; register operations only. As in `join_ssse3`,
     // nothing saturates for valid digits.
     let (all_hex, joined) = unsafe {
         let low4 = _mm256_set1_epi8(0x0f);
         let high = _mm256_and_si256(_mm256_srli_epi16::<4>(h), low4);
         let low = _mm256_and_si256(h, low4);
-        // See ERR_BY_HIGH: no byte may have a failure bit in both lookups.
+        // See ERR_BY_HIGH: no byte may have a failure bit in both lookups. Every entry of
+        // ERR_BY_HIGH is nonzero, so a `0xff` byte of `also_bad` or-ed into the other
+        // lookup fails the same test: one `vptest` checks both.
         let all_hex = _mm256_testz_si256(
             _mm256_shuffle_epi8(table2(&ERR_BY_HIGH), high),
-            _mm256_shuffle_epi8(table2(&ERR_BY_LOW), low),
+            _mm256_or_si256(_mm256_shuffle_epi8(table2(&ERR_BY_LOW), low), also_bad),
         ) == 1;
         let value = _mm256_add_epi8(low, _mm256_shuffle_epi8(table2(&VALUE_BY_HIGH), high));
         let pairs = _mm256_maddubs_epi16(value, _mm256_set1_epi16(JOIN_NIBBLES));
@@ -685,7 +716,7 @@ unsafe fn decode_avx2(h: __m256i, also_ok: bool) -> Option<[u8; 16]> {
         );
         (all_hex, joined)
     };
-    if all_hex & also_ok {
+    if all_hex {
         let mut out = [0u8; 16];
         store16::<0, 16>(&mut out, joined);
         Some(out)
@@ -702,13 +733,12 @@ unsafe fn decode_avx2(h: __m256i, also_ok: bool) -> Option<[u8; 16]> {
 unsafe fn hex_digits_avx2(bytes: &[u8; 16], case: Case) -> __m256i {
     // SAFETY: the caller guarantees AVX2; register operations only.
     unsafe {
-        // Each byte b widened to the 16-bit lane `b`; then `b >> 4 | b << 8` masked to
-        // nibbles puts the high nibble first, the low nibble second.
+        // Each byte b widened to the 16-bit lane `b`; `b | b << 12` is, in 16 bits,
+        // `b | (b & 15) << 12`, and shifting that right by 4 leaves `b >> 4` in the low byte
+        // and `b & 15` in the high byte: the high nibble first, the low nibble second, with
+        // no mask needed.
         let w = _mm256_cvtepu8_epi16(load16::<0, 16>(bytes));
-        let nibbles = _mm256_and_si256(
-            _mm256_or_si256(_mm256_srli_epi16::<4>(w), _mm256_slli_epi16::<8>(w)),
-            _mm256_set1_epi8(0x0f),
-        );
+        let nibbles = _mm256_srli_epi16::<4>(_mm256_or_si256(w, _mm256_slli_epi16::<12>(w)));
         _mm256_shuffle_epi8(_mm256_broadcastsi128_si256(digits(case)), nibbles)
     }
 }
@@ -720,7 +750,7 @@ impl Kernel for Avx2 {
     #[inline(always)]
     unsafe fn simple(s: &[u8; 32]) -> Option<[u8; 16]> {
         // SAFETY: forwarded: the caller guarantees AVX2.
-        unsafe { decode_avx2(load32::<0, 32>(s), true) }
+        unsafe { decode_avx2(load32::<0, 32>(s), _mm256_setzero_si256()) }
     }
 
     #[inline(always)]
@@ -736,8 +766,10 @@ impl Kernel for Avx2 {
                 _mm256_shuffle_epi8(ac, shuffle2(&FROM_A, &FROM_C)),
                 _mm256_shuffle_epi8(bb, shuffle2(&FROM_B_LO, &FROM_B_HI)),
             );
-            let dashes = _mm256_movemask_epi8(_mm256_cmpeq_epi8(head, _mm256_set1_epi8(DASH)));
-            decode_avx2(h, dashes as u32 & HYPHEN_BITS == HYPHEN_BITS)
+            // `0xff` where a hyphen should be and is not.
+            let dashes = _mm256_cmpeq_epi8(head, _mm256_set1_epi8(DASH));
+            let bad = _mm256_andnot_si256(dashes, load32::<0, 32>(&HYPHEN_LANES));
+            decode_avx2(h, bad)
         }
     }
 
