@@ -34,6 +34,23 @@ fn ok(args: &[&str]) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
+/// `gen VERSION` with the time, clock sequence and node of RFC 9562 Appendix A, then
+/// `extra`.
+fn gen_rfc(version: &str, extra: &[&str]) -> String {
+    let mut args = vec![
+        "gen",
+        version,
+        "--time",
+        RFC_TIME,
+        "--clock-seq",
+        "0x33C8",
+        "--node",
+        "9F:6B:DE:CE:D8:46",
+    ];
+    args.extend_from_slice(extra);
+    ok(&args)
+}
+
 /// Runs `uuidkit ARGS`, expects exit status `code`, returns stderr.
 fn fails(args: &[&str], code: i32) -> String {
     let out = uuidkit()
@@ -68,31 +85,13 @@ fn inspect_json(u: &str) -> Value {
 
 #[test]
 fn gen_v1_rfc_vector() {
-    let out = ok(&[
-        "gen",
-        "v1",
-        "--time",
-        RFC_TIME,
-        "--clock-seq",
-        "0x33C8",
-        "--node",
-        "9F:6B:DE:CE:D8:46",
-    ]);
+    let out = gen_rfc("v1", &[]);
     assert_eq!(out, format!("{A1_V1}\n"));
 }
 
 #[test]
 fn gen_v6_rfc_vector() {
-    let out = ok(&[
-        "gen",
-        "v6",
-        "--time",
-        RFC_TIME,
-        "--clock-seq",
-        "0x33C8",
-        "--node",
-        "9F:6B:DE:CE:D8:46",
-    ]);
+    let out = gen_rfc("v6", &[]);
     assert_eq!(out, format!("{A5_V6}\n"));
 }
 
@@ -120,18 +119,7 @@ fn gen_v1_clock_seq_decimal_and_node_forms() {
 
 #[test]
 fn gen_v1_with_time_counts_consecutive_ticks() {
-    let out = ok(&[
-        "gen",
-        "v1",
-        "--time",
-        RFC_TIME,
-        "--clock-seq",
-        "0x33C8",
-        "--node",
-        "9F:6B:DE:CE:D8:46",
-        "-n",
-        "3",
-    ]);
+    let out = gen_rfc("v1", &["-n", "3"]);
     assert_eq!(
         lines(&out),
         [
@@ -140,18 +128,7 @@ fn gen_v1_with_time_counts_consecutive_ticks() {
             "c232ab02-9414-11ec-b3c8-9f6bdeced846",
         ]
     );
-    let out = ok(&[
-        "gen",
-        "v6",
-        "--time",
-        RFC_TIME,
-        "--clock-seq",
-        "0x33C8",
-        "--node",
-        "9F:6B:DE:CE:D8:46",
-        "-n",
-        "20000",
-    ]);
+    let out = gen_rfc("v6", &["-n", "20000"]);
     let v = lines(&out);
     assert_eq!(v.len(), 20000);
     assert!(

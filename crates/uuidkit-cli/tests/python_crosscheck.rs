@@ -57,9 +57,11 @@ fn uuidkit(args: &[&str]) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
-fn python_reads(uuids: &str) -> Option<Vec<Value>> {
-    let mut child = Command::new("python3")
-        .args(["-c", READER])
+/// Runs `program args` with `input` on its standard input and reads one JSON object a
+/// line from its standard output; `None` if the program cannot be started.
+fn json_lines_from(program: &str, args: &[&str], input: &str) -> Option<Vec<Value>> {
+    let mut child = Command::new(program)
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -68,10 +70,10 @@ fn python_reads(uuids: &str) -> Option<Vec<Value>> {
         .stdin
         .take()
         .unwrap()
-        .write_all(uuids.as_bytes())
+        .write_all(input.as_bytes())
         .unwrap();
     let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "python3 failed");
+    assert!(out.status.success(), "{program} {args:?} failed");
     Some(
         String::from_utf8(out.stdout)
             .unwrap()
@@ -130,26 +132,12 @@ fn python_reads_what_uuidkit_generates_and_inspect_agrees() {
     for args in runs {
         all.push_str(&uuidkit(args));
     }
-    let Some(python) = python_reads(&all) else {
+    let Some(python) = json_lines_from("python3", &["-c", READER], &all) else {
         eprintln!("python3 is not installed: cross-check skipped");
         return;
     };
-    let ours: Vec<Value> = {
-        let mut c = Command::new(env!("CARGO_BIN_EXE_uuidkit"))
-            .args(["inspect", "--json"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        c.stdin.take().unwrap().write_all(all.as_bytes()).unwrap();
-        let out = c.wait_with_output().unwrap();
-        assert!(out.status.success());
-        String::from_utf8(out.stdout)
-            .unwrap()
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect()
-    };
+    let ours = json_lines_from(env!("CARGO_BIN_EXE_uuidkit"), &["inspect", "--json"], &all)
+        .expect("uuidkit runs");
     assert_eq!(python.len(), all.lines().count());
     assert_eq!(ours.len(), python.len());
     let mut versions = std::collections::BTreeSet::new();
