@@ -9,7 +9,7 @@ use super::GenError;
 use crate::layout::{self, ClockSequence, GregorianFields, v2::Domain};
 use crate::node::{NodeStrategy, random_node};
 use crate::random::Csprng;
-use crate::time::{Clock, GregorianTimestamp, SystemClock, UnixTime};
+use crate::time::{Clock, GregorianTimestamp, SystemClock};
 use crate::{NodeId, Uuid, Version};
 
 /// How many 100 ns ticks past the clock's reading a timestamp may run: one millisecond's
@@ -307,11 +307,8 @@ impl<C: Clock, R: RngCore> GregorianGenerator<C, R> {
                     }
                     OverrunPolicy::Error => {
                         return Err(GenError::Overrun {
-                            timestamp: UnixTime::from_nanos(
-                                (self.last_ticks as i128
-                                    - crate::time::GREGORIAN_UNIX_OFFSET as i128)
-                                    * 100,
-                            ),
+                            timestamp: GregorianTimestamp::from_ticks_masked(self.last_ticks)
+                                .to_unix(),
                         });
                     }
                     OverrunPolicy::BumpClockSeq => self.count_on(),
