@@ -1,9 +1,17 @@
 //! After `fork`, parent and child continue with different random bits, and the child's
-//! time-based generators take a new clock sequence and node. Its own test binary, with
-//! one test, so no other thread of the harness holds a lock across the fork.
+//! time-based generators take a new clock sequence and node; a child can always
+//! generate, even when another thread of its parent was inside a generator at the fork,
+//! and siblings differ from each other as from their parent.
+//!
+//! The tests of this binary run in parallel threads: a fork in one test happens while
+//! other tests' threads may be inside uuidkit's generators, which is one of the cases
+//! these tests are about. Children touch only uuidkit, a socket and `_exit`.
 
 use std::io::{Read, Write};
 use std::os::unix::net::UnixStream;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use uuidkit::Uuid;
 use uuidkit::generator::unix::{UnixGenerator, V7Method};
@@ -34,8 +42,8 @@ fn parent_and_child_diverge_after_fork() {
     let mut owned = UnixGenerator::new(V7Method::Counter);
     let before = sample(&mut owned);
     let (mut parent_end, mut child_end) = UnixStream::pair().unwrap();
-    // SAFETY: this test binary runs a single test, so the only thread is this one, and
-    // the child touches only uuidkit's generators, a socket and `_exit`.
+    // SAFETY: the child touches only uuidkit's generators, a socket and `_exit`; uuidkit
+    // keeps its locks consistent across `fork` (which is under test here).
     #[allow(unsafe_code)]
     let pid = unsafe { libc::fork() };
     assert!(pid >= 0, "fork failed");
@@ -88,6 +96,135 @@ fn parent_and_child_diverge_after_fork() {
             (child[i].clock_seq(), child[i].node()),
             "v{} child shares clock sequence and node",
             parent[i].version().number()
+        );
+    }
+}
+
+/// Forks a child that runs `child` and writes its bytes back; the parent returns them,
+/// or fails if the child does not finish within `limit` (a child that hangs is killed).
+fn in_child(limit: Duration, child: impl FnOnce() -> Vec<u8>) -> Result<Vec<u8>, String> {
+    let (mut parent_end, mut child_end) = UnixStream::pair().unwrap();
+    // SAFETY: the child touches only uuidkit's generators, a socket and `_exit`.
+    #[allow(unsafe_code)]
+    let pid = unsafe { libc::fork() };
+    assert!(pid >= 0, "fork failed");
+    if pid == 0 {
+        let ok = child_end.write_all(&child()).is_ok();
+        // SAFETY: ends the child without running the parent's atexit handlers again.
+        #[allow(unsafe_code)]
+        unsafe {
+            libc::_exit(if ok { 0 } else { 1 })
+        };
+    }
+    drop(child_end);
+    let start = Instant::now();
+    let mut status = 0;
+    loop {
+        // SAFETY: polls the child this function forked; `status` outlives the call.
+        #[allow(unsafe_code)]
+        let done = unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) };
+        if done == pid {
+            break;
+        }
+        if start.elapsed() > limit {
+            // SAFETY: kills and reaps the child this function forked.
+            #[allow(unsafe_code)]
+            unsafe {
+                libc::kill(pid, libc::SIGKILL);
+                libc::waitpid(pid, &mut status, 0);
+            }
+            return Err(format!(
+                "child {pid} still running after {limit:?}: it hangs"
+            ));
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    if status != 0 {
+        return Err(format!("child exited with status {status}"));
+    }
+    let mut buf = Vec::new();
+    parent_end.read_to_end(&mut buf).unwrap();
+    Ok(buf)
+}
+
+fn every_process_wide() -> Vec<u8> {
+    let mut bytes = Vec::new();
+    for u in [
+        uuidkit::v1(),
+        uuidkit::v4(),
+        uuidkit::v6(),
+        uuidkit::v7(),
+        uuidkit::v8(),
+    ] {
+        bytes.extend_from_slice(u.as_bytes());
+    }
+    bytes
+}
+
+/// A thread inside `v1()`, `v6()` or `v8()` (each behind a lock) at the moment another
+/// thread forks: the child still generates every version.
+#[test]
+fn child_generates_while_a_parent_thread_was_inside_a_generator() {
+    type Gen = fn() -> Uuid;
+    let busy: [(&str, Gen); 3] = [
+        ("v6", uuidkit::v6),
+        ("v1", uuidkit::v1),
+        ("v8", uuidkit::v8),
+    ];
+    for (label, make) in busy {
+        let stop = Arc::new(AtomicBool::new(false));
+        let workers: Vec<_> = (0..2)
+            .map(|_| {
+                let stop = stop.clone();
+                std::thread::spawn(move || {
+                    while !stop.load(Ordering::Relaxed) {
+                        make();
+                    }
+                })
+            })
+            .collect();
+        // Fork from a second thread too, not only from the main one.
+        let forker = std::thread::spawn(move || {
+            (0..20)
+                .map(|_| in_child(Duration::from_secs(20), every_process_wide))
+                .collect::<Vec<_>>()
+        });
+        let results = forker.join().unwrap();
+        stop.store(true, Ordering::Relaxed);
+        for w in workers {
+            w.join().unwrap();
+        }
+        for (i, r) in results.into_iter().enumerate() {
+            let bytes = r.unwrap_or_else(|e| panic!("{label} busy, child {i}: {e}"));
+            assert_eq!(bytes.len(), 80, "{label} busy, child {i}");
+        }
+    }
+}
+
+/// Two children of one parent differ from each other as they differ from the parent:
+/// random bits, clock sequence and node.
+#[test]
+fn siblings_diverge_from_each_other() {
+    let parent = every_process_wide();
+    let a = in_child(Duration::from_secs(20), every_process_wide).unwrap();
+    let b = in_child(Duration::from_secs(20), every_process_wide).unwrap();
+    let uuids = |bytes: &[u8]| -> Vec<Uuid> {
+        bytes
+            .chunks(16)
+            .map(|c| Uuid::from_bytes(c.try_into().unwrap()))
+            .collect()
+    };
+    let (p, a, b) = (uuids(&parent), uuids(&a), uuids(&b));
+    for i in 0..5 {
+        assert_ne!(a[i], b[i]);
+        assert_ne!(a[i], p[i]);
+        assert_ne!(random_tail(&a[i]), random_tail(&b[i]), "UUID {i}");
+    }
+    // v1 and v6: each child its own clock sequence and node (static strategy).
+    for i in [0, 2] {
+        assert_ne!(
+            (a[i].clock_seq(), a[i].node()),
+            (b[i].clock_seq(), b[i].node())
         );
     }
 }

@@ -60,7 +60,7 @@ fn frozen_clock_20_million_v8() {
 }
 
 #[test]
-fn frozen_clock_20_million_v6_counts_on_in_the_clock_sequence() {
+fn frozen_clock_20_million_v6_waits_and_keeps_its_clock_sequence() {
     let clock = ManualClock::at_millis(T0_MS);
     let mut g = GregorianGenerator::with_sources(Version::V6, &clock, rng(3));
     let first = g.next().unwrap();
@@ -68,15 +68,15 @@ fn frozen_clock_20_million_v6_counts_on_in_the_clock_sequence() {
     for i in 1..20_000_000 {
         let u = g.next().unwrap();
         assert!(u > last, "v6 UUID {i} is not above the one before");
+        assert_eq!(u.clock_seq(), first.clock_seq(), "v6 UUID {i}");
         last = u;
     }
-    // 20 million UUIDs in one frozen 100 ns tick: the timestamp ran at most a millisecond
-    // (the sub-tick budget) plus one tick per 16,384 clock-sequence values ahead.
-    let ahead = last.timestamp().unwrap().raw() - first.timestamp().unwrap().raw();
-    assert!(
-        ahead <= MAX_AHEAD_TICKS + 20_000_000 / 16_384 + 1,
-        "ran {ahead} ticks ahead"
-    );
+    // One 100 ns tick a UUID, and the generator waited for the clock (which a
+    // ManualClock simulates by moving itself) rather than run further ahead.
+    let ticks = last.timestamp().unwrap().raw() - first.timestamp().unwrap().raw();
+    assert_eq!(ticks, 20_000_000 - 1);
+    let waited = clock.now().as_millis() as u64 - T0_MS;
+    assert!((1_900..=2_001).contains(&waited), "waited {waited} ms");
 }
 
 #[test]
@@ -418,5 +418,221 @@ proptest! {
             apply(&clock, mv);
             prop_assert!(seen.insert(g.next().unwrap()));
         }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Edges found by adversarial testing: each test below failed before its fix.
+
+fn fixed_node() -> NodeStrategy {
+    NodeStrategy::Fixed(NodeId::from_u64(0x0123_4567_89ab).unwrap())
+}
+
+/// Two generators that share a node and a clock but started with different clock
+/// sequences (two processes on one host) never make the same UUID, at any rate: neither
+/// wanders into the other's clock sequence.
+#[test]
+fn v6_generators_sharing_a_node_stay_in_their_own_clock_sequence() {
+    // `None`: the default policy.
+    for policy in [
+        None,
+        Some(OverrunPolicy::Wait),
+        Some(OverrunPolicy::Advance),
+    ] {
+        let clock = ManualClock::at_millis(T0_MS);
+        let make = |cs: u16, seed: u64| {
+            let g = GregorianGenerator::with_sources(Version::V6, &clock, rng(seed))
+                .with_node(fixed_node())
+                .with_clock_seq(ClockSequence::new(cs).unwrap());
+            match policy {
+                Some(p) => g.with_overrun(p),
+                None => g,
+            }
+        };
+        // Neighbouring sequences: the first to be met by one that counts on.
+        let (mut a, mut b) = (make(100, 30), make(101, 31));
+        let mut seen = HashSet::with_capacity(1_000_000);
+        for i in 0..500_000 {
+            let (ua, ub) = (a.next().unwrap(), b.next().unwrap());
+            assert_eq!(ua.clock_seq(), Some(100), "{policy:?}: UUID {i} of a");
+            assert_eq!(ub.clock_seq(), Some(101), "{policy:?}: UUID {i} of b");
+            assert!(seen.insert(ua) && seen.insert(ub), "{policy:?}: duplicate");
+        }
+    }
+}
+
+/// The order of v6 holds through the public API whatever changes the clock sequence:
+/// a wrap from 16383 to 0 while the clock is behind, and a node function that
+/// alternates with a clock-sequence function on a frozen clock.
+#[test]
+fn v6_order_survives_clock_sequence_changes() {
+    let clock = ManualClock::at_millis(T0_MS);
+    let mut g = GregorianGenerator::with_sources(Version::V6, &clock, rng(32))
+        .with_clock_seq(ClockSequence::new(16382).unwrap());
+    let a = g.next().unwrap();
+    clock.step_back(Duration::from_secs(1));
+    let b = g.next().unwrap();
+    g.set_node(NodeStrategy::Fixed(NodeId::from_u64(0xB).unwrap()));
+    let c = g.next().unwrap();
+    assert!(a < b && b < c, "{a} {b} {c}");
+
+    for policy in [OverrunPolicy::Wait, OverrunPolicy::Advance] {
+        let clock = ManualClock::at_millis(T0_MS);
+        let flip = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let nodes = flip.clone();
+        let mut g = GregorianGenerator::with_sources(Version::V6, &clock, rng(33))
+            .with_node(NodeStrategy::Function(Arc::new(move || {
+                let odd = nodes.fetch_xor(true, std::sync::atomic::Ordering::Relaxed);
+                NodeId::from_u64(if odd { 1 } else { 2 }).unwrap()
+            })))
+            .with_clock_seq_fn(|prev| {
+                ClockSequence::from_masked(prev.map_or(16_000, |c| c.get().wrapping_add(7)))
+            })
+            .with_overrun(policy);
+        assert_strictly_increasing(&format!("v6 {policy:?}"), || g.next().unwrap(), 100_000);
+    }
+}
+
+/// v1 follows a clock that steps back and forth without end and still never repeats:
+/// once the clock sequences of a cycle run out, its timestamps stay above every one
+/// used before.
+#[test]
+fn v1_never_repeats_however_often_the_clock_steps_back() {
+    type Seq = Box<dyn FnMut(Option<ClockSequence>) -> ClockSequence + Send>;
+    let sequences: [(&str, Option<Seq>); 3] = [
+        ("increment", None),
+        // A function that always answers the same: the generator increments it, so
+        // it alternates between two values.
+        (
+            "constant",
+            Some(Box::new(|_| ClockSequence::new(7).unwrap())),
+        ),
+        (
+            "random",
+            Some({
+                let mut r = rng(34);
+                Box::new(move |_| {
+                    ClockSequence::from_masked(rand_core::RngCore::next_u32(&mut r) as u16)
+                })
+            }),
+        ),
+    ];
+    for (label, f) in sequences {
+        let clock = ManualClock::at_millis(T0_MS);
+        let mut g = GregorianGenerator::with_sources(Version::V1, &clock, rng(35));
+        if let Some(f) = f {
+            g = g.with_clock_seq_fn(f);
+        }
+        let mut seen = HashSet::with_capacity(100_000);
+        for i in 0..100_000 {
+            if i % 2 == 0 {
+                clock.advance(Duration::from_micros(1));
+            } else {
+                clock.step_back(Duration::from_micros(1));
+            }
+            let u = g.next().unwrap();
+            assert!(seen.insert(u), "{label}: v1 UUID {i} repeats {u}");
+        }
+    }
+}
+
+/// While the clock steps back no more often than the clock sequences allow, v1 still
+/// follows it back exactly.
+#[test]
+fn v1_follows_the_clock_back_16383_times() {
+    let clock = ManualClock::at_millis(T0_MS);
+    let mut g = GregorianGenerator::with_sources(Version::V1, &clock, rng(36));
+    for _ in 0..16_383 {
+        clock.advance(Duration::from_micros(1));
+        g.next().unwrap();
+        clock.step_back(Duration::from_micros(1));
+        let u = g.next().unwrap();
+        let want = uuidkit::time::GregorianTimestamp::from_unix(clock.now()).unwrap();
+        assert_eq!(u.timestamp().unwrap().raw(), want.ticks());
+    }
+}
+
+/// At the end of the 60-bit Gregorian range every policy reports the end: no wrap to
+/// 1582, no endless wait.
+#[test]
+fn gregorian_range_end_is_an_error_not_1582() {
+    use uuidkit::time::GregorianTimestamp;
+    let end = GregorianTimestamp::MAX.to_unix();
+    for at in [
+        end,
+        UnixTime::new(end.secs() + 1_000_000, 0),
+        UnixTime::new(i64::MAX, 999_999_999),
+    ] {
+        for version in [Version::V1, Version::V6] {
+            for policy in [
+                OverrunPolicy::Wait,
+                OverrunPolicy::Error,
+                OverrunPolicy::Advance,
+            ] {
+                let clock = ManualClock::new(at);
+                let mut g =
+                    GregorianGenerator::with_sources(version, &clock, rng(37)).with_overrun(policy);
+                let u = g.next().unwrap();
+                assert_eq!(
+                    u.timestamp().unwrap().raw(),
+                    GregorianTimestamp::MAX.ticks()
+                );
+                for _ in 0..3 {
+                    assert!(
+                        matches!(g.next(), Err(GenError::TimestampExhausted { .. })),
+                        "{version:?} {policy:?} at {at}"
+                    );
+                }
+                let v2 = g.next_v2(layout::v2::Domain::Person, 1);
+                assert!(matches!(v2, Err(GenError::TimestampExhausted { .. })));
+            }
+        }
+    }
+    // A few ticks before the end: exactly the ticks that are left, then the error.
+    let clock = ManualClock::new(
+        GregorianTimestamp::from_ticks(GregorianTimestamp::MAX.ticks() - 4)
+            .unwrap()
+            .to_unix(),
+    );
+    let mut g = GregorianGenerator::with_sources(Version::V6, &clock, rng(38));
+    let mut last = g.next().unwrap();
+    for _ in 0..4 {
+        let u = g.next().unwrap();
+        assert!(u > last);
+        last = u;
+    }
+    let e = g.next().unwrap_err();
+    assert!(
+        e.to_string().contains("5236-03-31T21:21:00.6846975Z"),
+        "{e}"
+    );
+}
+
+/// Far-future clocks neither panic nor wrap: every generator embeds the last value its
+/// field holds and stays strictly increasing there.
+#[test]
+fn far_future_clocks_saturate() {
+    let limits = [
+        UnixTime::new(i64::MAX, 999_999_999),
+        // Where Method 3's "× 4096" left 64 bits (the year 144,683).
+        UnixTime::new(4_503_599_627_370_496 / 1000 + 1, 0),
+        // One past the 48-bit millisecond range.
+        UnixTime::from_millis(1 << 48),
+    ];
+    for at in limits {
+        for m in METHODS {
+            let clock = ManualClock::new(at);
+            let mut g = UnixGenerator::with_sources(m, &clock, rng(39));
+            let u = g.next();
+            let f = layout::v7::decode(&u).unwrap();
+            assert_eq!(f.unix_ts_ms, (1 << 48) - 1, "{m} at {at}");
+            if m == V7Method::Precision {
+                assert_eq!(f.rand_a, 0xfff, "the last 1/4096 ms");
+            }
+            assert_strictly_increasing(&format!("v7 {m} at {at}"), || g.next(), 1000);
+        }
+        let clock = ManualClock::new(at);
+        let mut g = CustomGenerator::with_sources(&clock, rng(40));
+        assert_strictly_increasing(&format!("v8 at {at}"), || g.next(), 1000);
     }
 }

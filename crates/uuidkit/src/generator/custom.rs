@@ -16,7 +16,10 @@ use crate::time::{Clock, SystemClock};
 /// UUID is greater than the one before from this generator; in one tick (or after the
 /// clock went back) a 30-bit counter, seeded at random with its top bit clear, counts up;
 /// on its overflow the embedded time moves one 10 ns step ahead. Readings before 1970
-/// count as 1970, readings past the layout's end (the year 2335) as its last step.
+/// count as 1970, readings past the layout's end (the year 2335) as its last step. In
+/// that last step, should the counter overflow (after at least 2^29 UUIDs in it), it is
+/// seeded again: UUIDs stay unique with the probability of their random bits, but are no
+/// longer ordered.
 ///
 /// ```
 /// let mut g = uuidkit::generator::custom::CustomGenerator::new();

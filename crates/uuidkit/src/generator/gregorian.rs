@@ -19,18 +19,20 @@ pub const MAX_AHEAD_TICKS: u64 = 9_999;
 
 /// What a Gregorian generator does on overrun: when every 100 ns tick up to
 /// [`MAX_AHEAD_TICKS`] past the clock is used (more than 10 million UUIDs a second).
+///
+/// None of them touches the clock sequence: it exists to keep generators that share a
+/// node apart (RFC 9562 §5.1), so a generator that counted on in it would walk into the
+/// sequences of its neighbours and repeat their UUIDs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum OverrunPolicy {
-    /// Wait for the clock to move on (the v1 default; RFC 9562 §6.1).
+    /// Wait for the clock to move on (the default; RFC 9562 §6.1 "stall the UUID
+    /// generator until the system clock catches up").
     Wait,
-    /// Return [`GenError::Overrun`].
+    /// Return [`GenError::Overrun`] (RFC 9562 §6.1 "return an error").
     Error,
-    /// Count on in the clock sequence, carrying into the timestamp when it wraps: the
-    /// timestamp and clock sequence read as one 74-bit number that grows by one (the v6
-    /// default, after the original v6 proposal). Never waits, stays strictly increasing.
-    BumpClockSeq,
     /// Move the timestamp one tick further ahead of the clock. Never waits; meant for a
-    /// fixed, explicit time (`uuidkit gen v1 --time … -n N`).
+    /// fixed, explicit time (`uuidkit gen v1 --time … -n N`). The timestamps then run
+    /// ahead of the clock by one tick per UUID beyond 10 million a second.
     Advance,
 }
 
@@ -43,26 +45,70 @@ enum Layout {
 
 type ClockSeqFn = Box<dyn FnMut(Option<ClockSequence>) -> ClockSequence + Send>;
 
+/// The clock sequences a generator has used since its timestamps last rose above every
+/// timestamp it had used before: 16,384 bits.
+///
+/// A v1 generator follows the clock back and takes a new clock sequence each time; after
+/// 16,384 steps back the sequences run out, and a sequence used before could meet a
+/// timestamp used before. So when the next clock sequence is one already in this set,
+/// a new *cycle* starts: the set is cleared and every later timestamp must be above the
+/// highest one used so far (the *floor*). Within a cycle no clock sequence repeats, and
+/// each cycle's timestamps are above all of the cycles before it: no (timestamp, clock
+/// sequence) pair can ever repeat.
+struct ClockSeqSet(Box<[u64; 256]>);
+
+impl ClockSeqSet {
+    fn new() -> ClockSeqSet {
+        ClockSeqSet(Box::new([0; 256]))
+    }
+
+    /// Adds `cs`; false if it was there already.
+    fn insert(&mut self, cs: ClockSequence) -> bool {
+        let (word, bit) = ((cs.get() >> 6) as usize, cs.get() & 63);
+        let was = self.0[word] >> bit & 1 == 1;
+        self.0[word] |= 1 << bit;
+        !was
+    }
+
+    fn clear(&mut self) {
+        self.0.fill(0);
+    }
+}
+
 /// A v1 / v6 (and v2) generator: a state machine over a clock, a random source and a
 /// node strategy.
 ///
 /// # Guarantees
-/// - **Distinct**: no two UUIDs from one generator are equal, at any rate.
+/// - **Distinct**: no two UUIDs from one generator are equal, at any rate and whatever
+///   the clock does (however often it steps back, whatever the node strategy and the
+///   clock-sequence function return), until the timestamp range ends.
 /// - **Sub-tick counter**: when the clock has not moved a whole 100 ns tick since the last
 ///   UUID (or reads coarser than that), the timestamp counts on by one tick, up to
 ///   [`MAX_AHEAD_TICKS`] past the clock's reading.
-/// - **Overrun**: past that, the [`OverrunPolicy`] decides: v1 waits for the clock by
-///   default; v6 counts on in the clock sequence by default.
-/// - **v6 is strictly increasing**: each v6 UUID is greater than the one before, whatever
-///   the clock does. If the clock goes back, the timestamp stays where it was and counts
-///   on in the clock sequence (carrying into the timestamp) until the clock catches up;
-///   it never jumps back.
-/// - **v1 follows the clock**: if the clock goes back, v1 takes the earlier time and a new
-///   clock sequence (§5.1: "incremented if the clock is set backwards"); its timestamps
-///   are non-decreasing otherwise. The clock sequence is also incremented when the node
-///   ID changes (except with [`NodeStrategy::Random`], where it changes every time).
-/// - Time is compared as one total value (timestamp, then clock sequence), never field
-///   by field.
+/// - **Overrun**: past that (more than 10 million UUIDs a second), the [`OverrunPolicy`]
+///   decides; both v1 and v6 wait for the clock by default.
+/// - **The clock sequence stays put** unless the clock goes back (v1), the node ID
+///   changes, or the process forks: two generators that share a node and started with
+///   different clock sequences never produce the same UUID, at any rate.
+/// - **v6 is strictly increasing**: each v6 UUID's timestamp is greater than the one
+///   before, whatever the clock does, so each v6 UUID is greater than the one before.
+///   If the clock goes back, the timestamp counts on by one tick a UUID from where it
+///   was (running ahead of the clock, and not limited by the overrun budget) until the
+///   clock catches up; it never jumps back and the clock sequence does not change.
+/// - **v1 follows the clock**: if the clock goes back, v1 takes the earlier time and a
+///   new clock sequence (§5.1: "incremented if the clock is set backwards"); its
+///   timestamps are non-decreasing otherwise. The clock sequence also changes when the
+///   node ID changes (except with [`NodeStrategy::Random`], where the node changes every
+///   time). After the clock has stepped back so often (16,384 times, or fewer with a
+///   clock-sequence function that repeats itself) that the next clock sequence has been
+///   used already since the timestamps last set a new high, v1 does not follow the clock
+///   below that high: its timestamps count on from just above it, as v6's do, until the
+///   clock catches up.
+/// - **End of the range**: the 60-bit timestamp ends at 5236-03-31T21:21:00.6846975Z
+///   ([`GregorianTimestamp::MAX`]). A clock reading past it counts as that last tick;
+///   once a UUID would need a later timestamp, [`next`](Self::next) returns
+///   [`GenError::TimestampExhausted`] whatever the policy (waiting cannot help), and
+///   never wraps to 1582.
 /// - **fork**: in a child process the generator picks a new clock sequence and, with the
 ///   `static` or `random` strategy, a new node ID, so parent and child never share one.
 /// - The clock sequence starts at a random 14-bit value unless given.
@@ -86,9 +132,17 @@ pub struct GregorianGenerator<C = SystemClock, R = Csprng> {
     node_warning: Option<String>,
     clock_seq: ClockSequence,
     clock_seq_fn: Option<ClockSeqFn>,
+    /// Clock sequences used in the current cycle (see [`ClockSeqSet`]).
+    used: ClockSeqSet,
+    /// Every timestamp of the current cycle is above this one.
+    floor: Option<u64>,
+    /// The highest timestamp handed out.
+    high: u64,
     last_ticks: u64,
     last_reading: u64,
     started: bool,
+    /// The timestamp is ahead of the clock because the clock went back (or below the
+    /// floor), not because of the rate: the overrun budget does not apply.
     behind: bool,
     fork_generation: u64,
 }
@@ -116,7 +170,7 @@ impl GregorianGenerator {
     }
 
     /// A v6 generator on the system clock and the CSPRNG, with the node strategy
-    /// `UUIDKIT_NODE` names and [`OverrunPolicy::BumpClockSeq`].
+    /// `UUIDKIT_NODE` names and [`OverrunPolicy::Wait`].
     pub fn v6() -> GregorianGenerator {
         GregorianGenerator::with_sources(Version::V6, SystemClock, Csprng)
             .with_node(NodeStrategy::from_env().ok().flatten().unwrap_or_default())
@@ -125,8 +179,8 @@ impl GregorianGenerator {
 
 impl<C: Clock, R: RngCore> GregorianGenerator<C, R> {
     /// A generator for `version` ([`Version::V6`] for v6, anything else for v1) on the
-    /// given sources, with the `static` node strategy, a random clock sequence, and the
-    /// version's default overrun policy.
+    /// given sources, with the `static` node strategy, a random clock sequence, and
+    /// [`OverrunPolicy::Wait`].
     ///
     /// ```
     /// use uuidkit::{clock::ManualClock, generator::gregorian::GregorianGenerator, random::Csprng, Version};
@@ -136,9 +190,9 @@ impl<C: Clock, R: RngCore> GregorianGenerator<C, R> {
     /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub fn with_sources(version: Version, clock: C, mut rng: R) -> GregorianGenerator<C, R> {
-        let (layout, policy) = match version {
-            Version::V6 => (Layout::V6, OverrunPolicy::BumpClockSeq),
-            _ => (Layout::V1, OverrunPolicy::Wait),
+        let layout = match version {
+            Version::V6 => Layout::V6,
+            _ => Layout::V1,
         };
         let node = random_node(&mut rng);
         let clock_seq = ClockSequence::from_masked(rng.next_u32() as u16);
@@ -146,12 +200,15 @@ impl<C: Clock, R: RngCore> GregorianGenerator<C, R> {
             clock,
             rng,
             layout,
-            policy,
+            policy: OverrunPolicy::Wait,
             strategy: NodeStrategy::Static,
             node,
             node_warning: None,
             clock_seq,
             clock_seq_fn: None,
+            used: ClockSeqSet::new(),
+            floor: None,
+            high: 0,
             last_ticks: 0,
             last_reading: 0,
             started: false,
@@ -160,8 +217,8 @@ impl<C: Clock, R: RngCore> GregorianGenerator<C, R> {
         }
     }
 
-    /// Chooses the node strategy. A node ID different from the current one increments
-    /// the clock sequence.
+    /// Chooses the node strategy. A node ID different from the current one changes the
+    /// clock sequence.
     pub fn with_node(mut self, strategy: NodeStrategy) -> Self {
         self.set_node(strategy);
         self
@@ -190,24 +247,30 @@ impl<C: Clock, R: RngCore> GregorianGenerator<C, R> {
         self.node
     }
 
-    /// Starts from this clock sequence instead of a random one.
+    /// Starts from this clock sequence instead of a random one (on a running generator:
+    /// goes on with it, keeping every guarantee).
     pub fn with_clock_seq(mut self, clock_seq: ClockSequence) -> Self {
-        self.clock_seq = clock_seq;
+        if self.started {
+            self.switch_clock_seq(clock_seq);
+        } else {
+            self.clock_seq = clock_seq;
+        }
         self
     }
 
     /// A user-supplied clock-sequence function, as uuid-creator's: called with `None` for
     /// the first value and with the current value whenever the generator must change it
     /// (clock gone back, node changed, fork). A result equal to the current value is
-    /// incremented, so the change still happens.
+    /// incremented, so the change still happens. Whatever it returns, the generator's
+    /// UUIDs stay distinct (see the guarantees).
     pub fn with_clock_seq_fn(
         mut self,
         f: impl FnMut(Option<ClockSequence>) -> ClockSequence + Send + 'static,
     ) -> Self {
         let mut f: ClockSeqFn = Box::new(f);
-        self.clock_seq = f(None);
+        let first = f(None);
         self.clock_seq_fn = Some(f);
-        self
+        self.with_clock_seq(first)
     }
 
     /// Chooses what happens on overrun.
@@ -221,40 +284,46 @@ impl<C: Clock, R: RngCore> GregorianGenerator<C, R> {
         self.clock_seq
     }
 
-    fn change_clock_seq(&mut self) {
-        let current = self.clock_seq;
-        self.clock_seq = match &mut self.clock_seq_fn {
-            Some(f) => f(Some(current)),
-            None => current.next(),
-        };
-        if self.clock_seq == current {
-            self.clock_seq = current.next();
+    /// Goes on with `cs`. A clock sequence already used in this cycle starts a new one:
+    /// from now on timestamps stay above every timestamp handed out so far.
+    fn switch_clock_seq(&mut self, cs: ClockSequence) {
+        self.clock_seq = cs;
+        if !self.used.insert(cs) {
+            self.used.clear();
+            self.used.insert(cs);
+            self.floor = Some(self.high);
         }
     }
 
+    fn change_clock_seq(&mut self) {
+        let current = self.clock_seq;
+        let mut next = match &mut self.clock_seq_fn {
+            Some(f) => f(Some(current)),
+            None => current.next(),
+        };
+        if next == current {
+            next = current.next();
+        }
+        self.switch_clock_seq(next);
+    }
+
     fn after_fork(&mut self) {
-        self.clock_seq = match &mut self.clock_seq_fn {
+        let cs = match &mut self.clock_seq_fn {
             Some(f) => f(None),
             None => ClockSequence::from_masked(self.rng.next_u32() as u16),
         };
         if matches!(self.strategy, NodeStrategy::Static | NodeStrategy::Random) {
             self.node = random_node(&mut self.rng);
         }
+        if self.started {
+            self.switch_clock_seq(cs);
+        } else {
+            self.clock_seq = cs;
+        }
     }
 
     fn reading(&self) -> u64 {
         GregorianTimestamp::from_unix_clamped(self.clock.now()).ticks()
-    }
-
-    /// Timestamp and clock sequence as one number that v6 sorts by.
-    fn total(&self) -> u128 {
-        ((self.last_ticks as u128) << 14) | self.clock_seq.get() as u128
-    }
-
-    fn count_on(&mut self) {
-        let next = self.total() + 1;
-        self.last_ticks = ((next >> 14) as u64).min(GregorianTimestamp::MAX.ticks());
-        self.clock_seq = ClockSequence::from_masked(next as u16);
     }
 
     /// The fields of the next UUID.
@@ -277,51 +346,69 @@ impl<C: Clock, R: RngCore> GregorianGenerator<C, R> {
             }
             _ => {}
         }
-        let monotonic = self.layout == Layout::V6;
-        loop {
+        let v6 = self.layout == Layout::V6;
+        let ticks = loop {
             let now = self.reading();
-            if !self.started {
-                self.started = true;
-                self.last_ticks = now;
-            } else if now < self.last_reading && !monotonic {
+            let went_back = self.started && now < self.last_reading;
+            let mut ticks = if !self.started {
+                self.used.insert(self.clock_seq);
+                self.behind = false;
+                now
+            } else if went_back && !v6 {
+                // v1 follows the clock back under a new clock sequence.
                 self.change_clock_seq();
-                self.last_ticks = now;
-            } else if now < self.last_reading {
-                self.behind = true;
-                self.count_on();
+                self.behind = false;
+                now
             } else if now > self.last_ticks {
                 self.behind = false;
-                self.last_ticks = now;
-            } else if self.behind {
-                self.count_on();
-            } else if self.last_ticks < now.saturating_add(MAX_AHEAD_TICKS) {
-                self.last_ticks += 1;
+                now
             } else {
-                match self.policy {
-                    OverrunPolicy::Wait => {
-                        let until = GregorianTimestamp::from_ticks_masked(
-                            self.last_ticks + 1 - MAX_AHEAD_TICKS,
-                        );
-                        self.clock.sleep_until(until.to_unix());
-                        continue;
-                    }
-                    OverrunPolicy::Error => {
-                        return Err(GenError::Overrun {
-                            timestamp: GregorianTimestamp::from_ticks_masked(self.last_ticks)
-                                .to_unix(),
-                        });
-                    }
-                    OverrunPolicy::BumpClockSeq => self.count_on(),
-                    OverrunPolicy::Advance => {
-                        self.last_ticks = (self.last_ticks + 1).min(GregorianTimestamp::MAX.ticks())
+                if went_back {
+                    // v6 keeps its timestamp and counts on from it.
+                    self.behind = true;
+                }
+                let next = self.last_ticks.saturating_add(1);
+                if self.behind || next <= now.saturating_add(MAX_AHEAD_TICKS) {
+                    next
+                } else {
+                    match self.policy {
+                        OverrunPolicy::Wait if next <= GregorianTimestamp::MAX.ticks() => {
+                            let until =
+                                GregorianTimestamp::from_ticks_masked(next - MAX_AHEAD_TICKS);
+                            self.clock.sleep_until(until.to_unix());
+                            continue;
+                        }
+                        OverrunPolicy::Error if next <= GregorianTimestamp::MAX.ticks() => {
+                            return Err(GenError::Overrun {
+                                timestamp: GregorianTimestamp::from_ticks_masked(self.last_ticks)
+                                    .to_unix(),
+                            });
+                        }
+                        _ => next,
                     }
                 }
+            };
+            if let Some(floor) = self.floor
+                && ticks <= floor
+            {
+                // The clock is below timestamps that older cycles used with the
+                // clock sequences this cycle may reuse: stay above them.
+                ticks = floor.saturating_add(1);
+                self.behind = true;
             }
             self.last_reading = now;
-            break;
+            break ticks;
+        };
+        if ticks > GregorianTimestamp::MAX.ticks() {
+            return Err(GenError::TimestampExhausted {
+                timestamp: GregorianTimestamp::MAX.to_unix(),
+            });
         }
+        self.started = true;
+        self.last_ticks = ticks;
+        self.high = self.high.max(ticks);
         Ok(GregorianFields {
-            timestamp: GregorianTimestamp::from_ticks_masked(self.last_ticks),
+            timestamp: GregorianTimestamp::from_ticks_masked(ticks),
             clock_seq: self.clock_seq,
             node: self.node,
         })

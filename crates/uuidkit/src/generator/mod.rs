@@ -15,9 +15,17 @@
 //! generated before it. v1, v6 and v8 are handed out under one lock per version; v7 takes
 //! no lock: its state is one 128-bit atomic advanced by compare-and-swap, whose order is
 //! the order of the UUIDs.
+//!
+//! # fork
+//! A child process can always generate, whatever its parent's other threads were doing
+//! when it forked: the thread calling `fork` takes every process-wide lock just before
+//! and releases it just after (`pthread_atfork`), so the child never inherits a lock
+//! held by a thread it does not have. The child then takes new random bits, a new clock
+//! sequence and (with the `static` node strategy) a new node.
 
 use core::fmt;
-use std::sync::{LazyLock, Mutex, MutexGuard};
+use std::cell::RefCell;
+use std::sync::{Mutex, MutexGuard, Once};
 
 pub mod custom;
 pub mod gregorian;
@@ -37,6 +45,14 @@ pub enum GenError {
         /// The last timestamp handed out.
         timestamp: UnixTime,
     },
+    /// The timestamp field is used up to its last value: the clock reads at or past the
+    /// end of the 60-bit Gregorian range (5236-03-31), and every later UUID would need a
+    /// timestamp the field cannot hold. Waiting cannot help; a clock set that far ahead
+    /// needs correcting.
+    TimestampExhausted {
+        /// The last timestamp the field holds.
+        timestamp: UnixTime,
+    },
 }
 
 impl fmt::Display for GenError {
@@ -47,35 +63,102 @@ impl fmt::Display for GenError {
                 "overrun: every 100 ns tick up to {} is used; retry when the clock has moved on",
                 timestamp.to_rfc3339(7)
             ),
+            GenError::TimestampExhausted { timestamp } => write!(
+                f,
+                "the 60-bit Gregorian timestamp is used up to its last tick, {}: \
+                 no later v1/v2/v6 UUID can be made (is the clock set past the year 5236?)",
+                timestamp.to_rfc3339(7)
+            ),
         }
     }
 }
 
 impl std::error::Error for GenError {}
 
-static V1: LazyLock<Mutex<gregorian::GregorianGenerator>> =
-    LazyLock::new(|| Mutex::new(gregorian::GregorianGenerator::v1()));
-static V6: LazyLock<Mutex<gregorian::GregorianGenerator>> =
-    LazyLock::new(|| Mutex::new(gregorian::GregorianGenerator::v6()));
+type Shared<T> = Mutex<Option<T>>;
+
+// The process-wide generators that need a lock. Each is created on first use inside its
+// own lock (not in a `LazyLock`, whose initialisation, caught by `fork` half done in
+// another thread, would leave the child waiting forever).
+static V1: Shared<gregorian::GregorianGenerator> = Mutex::new(None);
+static V6: Shared<gregorian::GregorianGenerator> = Mutex::new(None);
 static V7: unix::SharedV7 = unix::SharedV7::new();
 static V8: Mutex<custom::CustomGenerator> = Mutex::new(custom::CustomGenerator::new());
 
 /// A poisoned lock only means another thread panicked while holding it; the generator
 /// state inside is still consistent (each step is a few assignments), so go on with it.
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    // Before the first lock is taken: the fork handlers that keep the locks consistent.
+    FORK_HANDLERS.call_once(|| {
+        crate::platform::register_fork_handlers(lock_all_for_fork, unlock_all_after_fork)
+    });
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+static FORK_HANDLERS: Once = Once::new();
+
+type HeldForFork = (
+    MutexGuard<'static, Option<gregorian::GregorianGenerator>>,
+    MutexGuard<'static, Option<gregorian::GregorianGenerator>>,
+    MutexGuard<'static, custom::CustomGenerator>,
+);
+
+thread_local! {
+    /// The locks the thread calling `fork` holds from just before it until just after,
+    /// in the parent and in the child.
+    static HELD_FOR_FORK: RefCell<Option<HeldForFork>> = const { RefCell::new(None) };
+}
+
+/// Runs in the thread that calls `fork`, just before it: takes every process-wide lock
+/// (always in this order; no code path holds two), so no other thread is inside a
+/// generator when the process is copied. Without it, a child copied while another thread
+/// held a lock would wait forever for a thread it does not have.
+extern "C" fn lock_all_for_fork() {
+    let held = (
+        V1.lock().unwrap_or_else(|e| e.into_inner()),
+        V6.lock().unwrap_or_else(|e| e.into_inner()),
+        V8.lock().unwrap_or_else(|e| e.into_inner()),
+    );
+    HELD_FOR_FORK.with(|h| *h.borrow_mut() = Some(held));
+}
+
+/// Runs just after `fork`, in the parent and in the child (where the thread that forked
+/// is the only one): releases what [`lock_all_for_fork`] took.
+extern "C" fn unlock_all_after_fork() {
+    HELD_FOR_FORK.with(|h| drop(h.borrow_mut().take()));
+}
+
+fn gregorian_next(
+    m: &Shared<gregorian::GregorianGenerator>,
+    make: fn() -> gregorian::GregorianGenerator,
+) -> Result<Uuid, GenError> {
+    lock(m).get_or_insert_with(make).next()
+}
+
 /// A v1 UUID from the process-wide generator (node strategy from `UUIDKIT_NODE`, waits
-/// on overrun, so it never fails).
+/// on overrun), or [`GenError::TimestampExhausted`] when the clock reads past 5236.
+///
+/// ```
+/// assert_eq!(uuidkit::try_v1()?.version(), uuidkit::Version::V1);
+/// # Ok::<(), uuidkit::generator::GenError>(())
+/// ```
+pub fn try_v1() -> Result<Uuid, GenError> {
+    gregorian_next(&V1, gregorian::GregorianGenerator::v1)
+}
+
+/// A v1 UUID from the process-wide generator (node strategy from `UUIDKIT_NODE`, waits
+/// on overrun).
+///
+/// # Panics
+/// Only when the system clock reads past the end of the v1 timestamp range
+/// (5236-03-31T21:21:00.6846975Z), where no further v1 UUID exists; [`try_v1`] returns
+/// that as an error instead.
 ///
 /// ```
 /// assert_eq!(uuidkit::v1().version(), uuidkit::Version::V1);
 /// ```
 pub fn v1() -> Uuid {
-    lock(&V1)
-        .next()
-        .expect("the process-wide v1 generator waits on overrun")
+    try_v1().unwrap_or_else(|e| panic!("uuidkit::v1: {e}"))
 }
 
 /// A v4 UUID: 122 bits from the CSPRNG ([`crate::random::Csprng`]).
@@ -88,17 +171,31 @@ pub fn v4() -> Uuid {
     crate::layout::v4::encode(crate::random::bytes16())
 }
 
+/// A v6 UUID from the process-wide generator, or [`GenError::TimestampExhausted`] when
+/// the clock reads past 5236.
+///
+/// ```
+/// let a = uuidkit::try_v6()?;
+/// assert!(uuidkit::try_v6()? > a);
+/// # Ok::<(), uuidkit::generator::GenError>(())
+/// ```
+pub fn try_v6() -> Result<Uuid, GenError> {
+    gregorian_next(&V6, gregorian::GregorianGenerator::v6)
+}
+
 /// A v6 UUID from the process-wide generator: greater than every v6 UUID this process
 /// generated before.
+///
+/// # Panics
+/// Only when the system clock reads past the end of the v6 timestamp range
+/// (5236-03-31T21:21:00.6846975Z); [`try_v6`] returns that as an error instead.
 ///
 /// ```
 /// let a = uuidkit::v6();
 /// assert!(uuidkit::v6() > a);
 /// ```
 pub fn v6() -> Uuid {
-    lock(&V6)
-        .next()
-        .expect("the process-wide v6 generator counts on in the clock sequence on overrun")
+    try_v6().unwrap_or_else(|e| panic!("uuidkit::v6: {e}"))
 }
 
 /// A v7 UUID (Method 1, 42-bit counter) from the process-wide generator: greater than

@@ -80,8 +80,9 @@ impl Monotonic {
             self.counter = next;
         } else {
             // Overflow: borrow the next tick. At the very end of the timestamp's range
-            // (the year 10889 for v7) there is no next tick; the counter then restarts,
-            // which is the one case where order cannot be kept.
+            // (the year 10889 for v7) there is no next tick; the counter is then seeded
+            // again, the one case where order cannot be kept (documented on each
+            // generator). The addition saturates, so nothing wraps to 1970.
             self.timestamp = (self.timestamp + 1).min(self.timestamp_max);
             self.counter = self.seed(rng);
         }
@@ -120,6 +121,20 @@ mod tests {
             last = k;
         }
         assert!(ticks_used.len() > 60, "overflow borrowed later ticks");
+    }
+
+    #[test]
+    fn the_last_tick_of_the_range_never_wraps() {
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let mut m = Monotonic::new(48, 4, Step::One);
+        let max = (1 << 48) - 1;
+        for now in [max, max + 1, u64::MAX] {
+            for _ in 0..100 {
+                let (t, c) = m.next(now, &mut rng);
+                assert_eq!(t, max, "stays on the last tick");
+                assert!(c < 16);
+            }
+        }
     }
 
     #[test]

@@ -103,8 +103,14 @@ impl FromStr for V7Method {
 /// - **Unpredictable**: 32 bits of every UUID (74 with `Random`) come fresh from `R`.
 /// - **fork**: the default random source rekeys in a child, and the generator reseeds its
 ///   counter there, so parent and child continue with different bits.
-/// - A clock reading before 1970 counts as 1970; one past 48 bits of milliseconds (the
-///   year 10889) as the last millisecond.
+/// - A clock reading before 1970 counts as 1970; one past 48 bits of milliseconds
+///   (10889-08-02T05:31:50.655Z) as the last millisecond (for `Precision`, its last
+///   1/4096 ms).
+/// - **End of the range**: in that last millisecond (unit) there is no later tick to
+///   borrow. Should its counter overflow there — after at least 2^41 UUIDs with
+///   `Counter`, 2^29 with `Precision`, about 2^41 random steps with `Random` — the
+///   counter is seeded again: UUIDs stay unique with the probability of their random
+///   bits, but are no longer ordered. Nothing panics or wraps to 1970.
 ///
 /// ```
 /// use uuidkit::generator::unix::{UnixGenerator, V7Method};
@@ -206,8 +212,14 @@ impl<C: Clock, R: RngCore> UnixGenerator<C, R> {
             }
             V7Method::Precision => {
                 // Units of 1/4096 ms: the fraction is rounded down, as §6.2 Method 3 says.
-                let units = now.millis_since_epoch() * 4096
-                    + (now.subsec_nanos() % 1_000_000) as u64 * 4096 / 1_000_000;
+                // A reading past the 48-bit millisecond range counts as its very last
+                // unit (the state clamps it), so the product cannot overflow.
+                let ms = now.millis_since_epoch();
+                let units = if ms > MS_MAX {
+                    u64::MAX
+                } else {
+                    ms * 4096 + (now.subsec_nanos() % 1_000_000) as u64 * 4096 / 1_000_000
+                };
                 let (units, counter) = self.state.next(units, &mut self.rng);
                 let tail = self.rng.next_u32() as u64;
                 pack(

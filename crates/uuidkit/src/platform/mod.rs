@@ -1,6 +1,6 @@
 //! The one place where uuidkit uses `unsafe`: what must talk to the CPU or the operating
-//! system below `std` — the SIMD text codec ([`simd`]) and the `fork` hook
-//! ([`fork_generation`]). Every block carries a `// SAFETY:` comment; everything here is
+//! system below `std` — the SIMD text codec ([`simd`]) and the `fork` hooks
+//! ([`fork_generation`], [`register_fork_handlers`]). Every block carries a `// SAFETY:` comment; everything here is
 //! checked against a safe reference path by tests, fuzzing and Miri.
 
 #![allow(unsafe_code)]
@@ -47,3 +47,21 @@ fn register_fork_hook() {
 
 #[cfg(not(unix))]
 fn register_fork_hook() {}
+
+/// Has `prepare` run in the thread that calls `fork` just before it, and `after` just
+/// after it in both the parent and the child: how the process-wide generators keep their
+/// locks consistent across `fork`. Call it once per pair.
+#[cfg(unix)]
+pub(crate) fn register_fork_handlers(prepare: extern "C" fn(), after: extern "C" fn()) {
+    // SAFETY: `pthread_atfork` only stores the function pointers. Both are plain
+    // `extern "C"` functions without arguments that live for the whole program; what they
+    // do (take and release `std` mutexes in the forking thread) is allowed around `fork`:
+    // `prepare` runs before the copy in normal context, and `after` releases in the child
+    // a lock that its only thread holds.
+    let rc = unsafe { libc::pthread_atfork(Some(prepare), Some(after), Some(after)) };
+    // Without the handlers a child could wait forever on a lock copied while held.
+    assert_eq!(rc, 0, "uuidkit: pthread_atfork failed ({rc})");
+}
+
+#[cfg(not(unix))]
+pub(crate) fn register_fork_handlers(_prepare: extern "C" fn(), _after: extern "C" fn()) {}
