@@ -99,7 +99,8 @@ fn os_seed() -> [u8; 32] {
     seed
 }
 
-/// The default random source: a handle to this thread's OS-seeded, fork-safe ChaCha12.
+/// The default random source: a handle to this thread's OS-seeded, fork-safe ChaCha8
+/// (the module docs say why 8 rounds).
 ///
 /// It is a zero-sized handle, `Copy`, and each thread has its own stream, so it needs no
 /// lock.
