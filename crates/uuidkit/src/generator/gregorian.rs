@@ -26,7 +26,10 @@ pub const MAX_AHEAD_TICKS: u64 = 9_999;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum OverrunPolicy {
     /// Wait for the clock to move on (the default; RFC 9562 §6.1 "stall the UUID
-    /// generator until the system clock catches up").
+    /// generator until the system clock catches up"), through
+    /// [`Clock::sleep_until`]. A clock that never moves (a function returning a constant)
+    /// would wait forever: give such a clock [`Advance`](Self::Advance) or
+    /// [`Error`](Self::Error).
     Wait,
     /// Return [`GenError::Overrun`] (RFC 9562 §6.1 "return an error").
     Error,
