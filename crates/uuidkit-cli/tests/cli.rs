@@ -974,3 +974,105 @@ fn processes_side_by_side_never_collide() {
         assert_eq!(all.len(), 800_000, "{version}");
     }
 }
+
+// ---------------------------------------------------------------- --time and -n
+
+#[test]
+fn gen_time_range_error_quotes_the_input_and_names_the_count() {
+    let last = "5236-03-31T21:21:00.6846975Z";
+    for v in ["v1", "v2", "v6"] {
+        let with_count = |n| {
+            let mut args = vec!["gen", v, "--time", last, "-n", n];
+            if v == "v2" {
+                args.extend(["--local-id", "1"]);
+            }
+            args
+        };
+        let err = fails(&with_count("2"), 2);
+        assert!(
+            err.contains(&format!(
+                "--time {last} with -n 2: the last UUID would need a timestamp after {last}, \
+                 the end of the Gregorian range"
+            )),
+            "{err}"
+        );
+        assert!(err.contains("-n can be at most 1"), "{err}");
+        assert!(!err.contains("684697600Z"), "{err}");
+        assert_eq!(lines(&ok(&with_count("1"))).len(), 1);
+    }
+    // An instant out of range by itself is still the value's fault.
+    let err = fails(&["gen", "v6", "--time", "5236-04-01T00:00:00Z"], 2);
+    assert!(
+        err.contains("invalid value '5236-04-01T00:00:00Z' for '--time <RFC3339>'"),
+        "{err}"
+    );
+    assert!(!err.contains("-n"), "{err}");
+}
+
+#[test]
+fn gen_count_is_decimal_or_hex_and_never_negative() {
+    assert_eq!(lines(&ok(&["gen", "v4", "-n", "0x10"])).len(), 16);
+    assert_eq!(lines(&ok(&["gen", "v4", "--count", "0X3"])).len(), 3);
+    assert_eq!(ok(&["gen", "v4", "-n", "0"]), "");
+    for n in ["-1", "-0x1", "-5"] {
+        let err = fails(&["gen", "v4", "-n", n], 2);
+        assert!(
+            err.contains(&format!("invalid value '{n}' for '--count <N>'")),
+            "{err}"
+        );
+        assert!(err.contains("from 0 to 2^64-1"), "{err}");
+        assert!(!err.contains("tip") && !err.contains("'-- "), "{err}");
+    }
+    for n in ["0x", "1e3", "+1", "18446744073709551616", "--upper"] {
+        let err = fails(&["gen", "v4", "-n", n], 2);
+        assert!(err.contains("--count"), "{n}: {err}");
+    }
+}
+
+#[test]
+fn gen_missing_name_based_flags_read_cleanly() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["gen", "v8", "--namespace", "@dns"],
+            "error: the name-based gen v8 needs --name NAME\n",
+        ),
+        (
+            &["gen", "v5", "--namespace", "@dns"],
+            "error: gen v5 needs --name NAME\n",
+        ),
+        (
+            &["gen", "v3", "--name", "x"],
+            "error: gen v3 needs --namespace NS (@dns, @url, @oid, @x500 or a UUID)\n",
+        ),
+        (
+            &["gen", "v5"],
+            "error: gen v5 needs --namespace NS and --name NAME (NS is @dns, @url, @oid, \
+             @x500 or a UUID)\n",
+        ),
+    ];
+    for (args, first_line) in cases {
+        let err = fails(args, 2);
+        assert!(err.starts_with(first_line), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn inspect_help_states_the_version_numbers_it_prints() {
+    // The RFC 9562 variant with version field 0.
+    let u = "f47ac10b-58cc-0372-8567-0e02b2c3d479";
+    let j = inspect_json(u);
+    assert_eq!(
+        (j["variant"].as_str(), j["version"].as_u64()),
+        (Some("rfc9562"), Some(0))
+    );
+    assert!(ok(&["inspect", u]).contains("version:   0 (unassigned)"));
+    let j = inspect_json("f47ac10b-58cc-f372-8567-0e02b2c3d479");
+    assert_eq!(j["version"], 15);
+    let help = ok(&["inspect", "--help"]);
+    let line = help
+        .lines()
+        .find(|l| l.trim_start().starts_with("version "))
+        .unwrap();
+    assert!(line.contains("0-15"), "{line}");
+    assert!(help.contains("null in the other variants"), "{help}");
+}
