@@ -3,11 +3,11 @@
 
 use std::ffi::OsString;
 use std::fmt;
-use std::io::{self, BufRead};
+use std::io::{self, BufRead, BufReader};
 
 use uuidkit::{ParseError, Uuid};
 
-use crate::Failure;
+use crate::{Failure, stdio};
 
 /// Where an input came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,15 +74,13 @@ pub fn for_each(
         }
         return Ok(());
     }
-    let stdin = io::stdin();
-    let mut reader = stdin.lock();
+    let reading = |e: io::Error| Failure::Message(format!("reading standard input: {e}"));
+    let mut reader = BufReader::new(stdio::stdin().map_err(reading)?);
     let mut line = Vec::with_capacity(64);
     let mut number = 0u64;
     loop {
         line.clear();
-        let n = reader
-            .read_until(b'\n', &mut line)
-            .map_err(|e| Failure::Message(format!("reading standard input: {e}")))?;
+        let n = reader.read_until(b'\n', &mut line).map_err(reading)?;
         if n == 0 {
             return Ok(());
         }
