@@ -161,7 +161,8 @@ line number, the byte at fault and what was expected there, and exits 1:
 
 With no UUID arguments, reads one UUID a line from standard input. Only the line end
 (\\n or \\r\\n) is stripped: a line with a trailing space, or an empty line, is
-invalid.";
+invalid. An input longer than 64 bytes is quoted by its first 48 bytes and its length;
+a line of any length is read in bounded memory.";
 
 const CONVERT_LONG_ABOUT: &str = "\
 Convert Gregorian time-based UUIDs between version 1 and version 6, one a line in

@@ -1175,3 +1175,160 @@ fn help_into_a_closed_pipe_exits_quietly() {
     let (code, err) = sh("\"$0\" --help | head -c 1 >/dev/null; \"$0\" gen --help | true");
     assert_eq!((code, err.as_str()), (Some(0), ""));
 }
+
+// ---------------------------------------------------------------- long inputs
+
+#[test]
+fn check_long_line_is_quoted_as_an_excerpt_with_its_length() {
+    let out = uuidkit()
+        .arg("check")
+        .write_stdin(vec![b'a'; 50_000_000])
+        .assert()
+        .code(1)
+        .get_output()
+        .clone();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.len() < 1024, "{} bytes: {}", err.len(), &err[..1024]);
+    let a48 = "a".repeat(48);
+    assert_eq!(
+        err,
+        format!(
+            "uuidkit: invalid UUID \"{a48}\"… (line 1, 50000000 bytes): at byte 32: expected \
+             the end of the input, found 'a' (the input is 50000000 bytes; a UUID is 32, 36, \
+             38 or 45)\n"
+        )
+    );
+}
+
+#[test]
+fn check_long_lines_between_valid_ones_keep_their_numbers_and_line_ends() {
+    let long = format!("{A1_V1}{}", "0".repeat(200_000));
+    let input = format!(
+        "{A1_V1}\n{long}\r\n{A6_V7}\r\n{}\n{NIL}",
+        "x".repeat(70_000)
+    );
+    let out = uuidkit()
+        .arg("check")
+        .write_stdin(input)
+        .assert()
+        .code(1)
+        .get_output()
+        .clone();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 2, "{err}");
+    assert!(
+        err.contains("(line 2, 200036 bytes): at byte 36: expected the end of the input"),
+        "{err}"
+    );
+    assert!(err.contains("the input is 200036 bytes"), "{err}");
+    assert!(err.contains("(line 4, 70000 bytes): at byte 0:"), "{err}");
+}
+
+#[test]
+fn check_long_argument_is_quoted_as_an_excerpt() {
+    use std::os::unix::ffi::OsStrExt;
+    let arg = vec![0xffu8; 100_000];
+    let out = uuidkit()
+        .arg("check")
+        .arg(std::ffi::OsStr::from_bytes(&arg))
+        .assert()
+        .code(1)
+        .get_output()
+        .clone();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.len() < 1024, "{} bytes", err.len());
+    assert!(
+        err.contains(&format!(
+            "\"{}\"… (argument 1, 100000 bytes): at byte 0",
+            "\\xff".repeat(48)
+        )),
+        "{err}"
+    );
+}
+
+/// Reading a line longer than the memory allowed must not need to keep it: under a
+/// 200 MB address-space limit, a 300 MB line is still reported (not an allocation
+/// failure).
+#[test]
+fn check_reads_a_long_line_in_bounded_memory() {
+    let (code, err) =
+        sh("ulimit -v 200000 && head -c 300000000 /dev/zero | \"$0\" check; echo \"exit $?\" >&2");
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        err.ends_with(
+            "(line 1, 300000000 bytes): at byte 0: expected a hex digit (0-9, a-f, \
+                       A-F), found the control byte 0x00\nexit 1\n"
+        ),
+        "{err}"
+    );
+}
+
+/// Runs `uuidkit ARGS` with `stdin` as its standard input and standard error in a file;
+/// returns the exit status, the standard error and how many `write` calls the process
+/// made (from /proc, read after it exits and before it is reaped).
+#[cfg(target_os = "linux")]
+fn writes_of(args: &[&str], stdin: &[u8]) -> (Option<i32>, String, u64) {
+    use std::process::{Command as Std, Stdio};
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let name = format!("writes-{}-{}", std::process::id(), args.join("-"));
+    let (input, errors) = (
+        dir.join(format!("{name}.in")),
+        dir.join(format!("{name}.err")),
+    );
+    std::fs::write(&input, stdin).unwrap();
+    let mut child = Std::new(bin())
+        .args(args)
+        .stdin(std::fs::File::open(&input).unwrap())
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(&errors).unwrap())
+        .spawn()
+        .unwrap();
+    let proc = std::path::PathBuf::from(format!("/proc/{}", child.id()));
+    // Until it is reaped, an exited process keeps its counters.
+    loop {
+        let stat = std::fs::read_to_string(proc.join("stat")).unwrap();
+        let state = stat.rsplit(')').next().unwrap().trim_start();
+        if state.starts_with('Z') {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let io = std::fs::read_to_string(proc.join("io")).unwrap();
+    let syscw = io
+        .lines()
+        .find_map(|l| l.strip_prefix("syscw: "))
+        .unwrap()
+        .parse()
+        .unwrap();
+    let status = child.wait().unwrap();
+    let err = std::fs::read_to_string(&errors).unwrap();
+    let _ = std::fs::remove_file(&input);
+    let _ = std::fs::remove_file(&errors);
+    (status.code(), err, syscw)
+}
+
+/// Error messages are buffered: 100,000 invalid lines are 100,000 messages in a few
+/// hundred writes, not one write or more each.
+#[cfg(target_os = "linux")]
+#[test]
+fn check_buffers_its_error_messages() {
+    let (code, err, writes) = writes_of(&["check"], &[b'\n'; 100_000]);
+    assert_eq!(code, Some(1));
+    assert_eq!(err.lines().count(), 100_000);
+    assert!(
+        err.lines()
+            .last()
+            .unwrap()
+            .starts_with("uuidkit: invalid UUID \"\" (line 100000): at byte 0"),
+        "{}",
+        err.lines().last().unwrap()
+    );
+    assert!(writes < 1_000, "{writes} writes");
+    // One long non-UTF-8 line: one short message, a write or two.
+    let mut line = vec![0xfeu8; 100_000];
+    line.push(b'\n');
+    let (code, err, writes) = writes_of(&["check"], &line);
+    assert_eq!(code, Some(1));
+    assert!(err.len() < 1024, "{err}");
+    assert!(writes < 10, "{writes} writes");
+}
