@@ -137,7 +137,8 @@ its argument or line number, and the exit status is 1; the valid ones are still 
 --json writes one JSON object a line with the keys:
   uuid        the canonical form
   variant     ncs, rfc9562, microsoft or future
-  version     1-15, or null outside the RFC 9562 variant (so for Nil and Max)
+  version     the version field, 0-15, in the RFC 9562 variant (1-8 are the versions
+              RFC 9562 defines); null in the other variants (so for Nil and Max)
   nil, max    whether it is the Nil or the Max UUID
   time        v1, v2, v6 (7 fractional digits), v7 (3 digits); RFC 3339, UTC
   timestamp   v1, v2, v6: 100 ns ticks since 1582-10-15; v7: Unix milliseconds
@@ -160,7 +161,8 @@ line number, the byte at fault and what was expected there, and exits 1:
 
 With no UUID arguments, reads one UUID a line from standard input. Only the line end
 (\\n or \\r\\n) is stripped: a line with a trailing space, or an empty line, is
-invalid.";
+invalid. An input longer than 64 bytes is quoted by its first 48 bytes and its length;
+a line of any length is read in bounded memory.";
 
 const CONVERT_LONG_ABOUT: &str = "\
 Convert Gregorian time-based UUIDs between version 1 and version 6, one a line in
@@ -271,8 +273,15 @@ pub struct GenArgs {
     #[arg(value_enum, value_name = "VERSION", hide_possible_values = false)]
     pub version: GenVersion,
 
-    /// How many UUIDs to write, one a line
-    #[arg(short = 'n', long, value_name = "N", default_value_t = 1)]
+    /// How many UUIDs to write, one a line: decimal or 0x hex
+    #[arg(
+        short = 'n',
+        long,
+        value_name = "N",
+        default_value_t = 1,
+        allow_hyphen_values = true,
+        value_parser = parse_count
+    )]
     pub count: u64,
 
     /// Output text form
@@ -426,6 +435,17 @@ fn parse_number(s: &str) -> Result<u64, String> {
     u64::from_str_radix(digits, radix).map_err(|_| "the number is too large".to_string())
 }
 
+/// `-n`/`--count`: 0 to 2^64-1, decimal or hex. Whatever follows `-n` comes here, also
+/// text starting with '-' (rather than clap's tip to write `-- -1`, which would make the
+/// number an unknown version).
+pub fn parse_count(s: &str) -> Result<u64, String> {
+    const RANGE: &str = "a count is from 0 to 2^64-1 (18446744073709551615), decimal or 0x hex";
+    match s.strip_prefix('-').map(parse_number) {
+        Some(Ok(_)) => Err(format!("{RANGE}, without a sign")),
+        _ => parse_number(s).map_err(|e| format!("{e}; {RANGE}")),
+    }
+}
+
 /// `--clock-seq`: 0–16383, decimal or hex.
 pub fn parse_clock_seq(s: &str) -> Result<ClockSequence, String> {
     let v = parse_number(s)?;
@@ -500,6 +520,16 @@ mod tests {
         assert!(parse_clock_seq("+1").is_err());
         assert!(parse_clock_seq("-1").is_err());
         assert!(parse_clock_seq("99999999999999999999999").is_err());
+        assert_eq!(parse_count("0x10"), Ok(16));
+        assert_eq!(parse_count("18446744073709551615"), Ok(u64::MAX));
+        assert!(parse_count("18446744073709551616").is_err());
+        assert!(parse_count("-1").unwrap_err().ends_with("without a sign"));
+        assert!(parse_count("-0").unwrap_err().ends_with("without a sign"));
+        assert!(
+            parse_count("--upper")
+                .unwrap_err()
+                .starts_with("expected a decimal")
+        );
         assert_eq!(parse_local_id("0xffffffff").unwrap(), u32::MAX);
         assert!(parse_local_id("4294967296").is_err());
     }

@@ -7,8 +7,8 @@ use crate::{Failure, Status};
 /// Checks every input; `Status::Invalid` if any was not a UUID.
 pub fn run(a: &CheckArgs) -> Result<Status, Failure> {
     let mut status = Status::Ok;
-    input::for_each(&a.uuids, |bytes, origin| {
-        status = status.and(parse_or_report(bytes, origin).is_some());
+    input::for_each(&a.uuids, |input| {
+        status = status.and(parse_or_report(input).is_some());
         Ok(())
     })?;
     Ok(status)

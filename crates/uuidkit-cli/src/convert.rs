@@ -6,7 +6,7 @@ use uuidkit::layout::v6;
 use uuidkit::{Case, Format, Uuid, Version};
 
 use crate::args::{ConvertArgs, ConvertTarget};
-use crate::input::{self, Quoted, parse_or_report};
+use crate::input::{self, Described, parse_or_report};
 use crate::{Failure, Status};
 
 /// The UUID in the target version; a UUID already of that version is returned as it is.
@@ -45,8 +45,8 @@ fn convert(u: &Uuid, to: ConvertTarget) -> Result<Uuid, String> {
 pub fn run(a: &ConvertArgs, out: &mut impl Write) -> Result<Status, Failure> {
     let mut status = Status::Ok;
     let mut buf = [0u8; Format::MAX_LEN];
-    input::for_each(&a.uuids, |bytes, origin| {
-        let Some(u) = parse_or_report(bytes, origin) else {
+    input::for_each(&a.uuids, |input| {
+        let Some(u) = parse_or_report(input) else {
             status = Status::Invalid;
             return Ok(());
         };
@@ -60,10 +60,7 @@ pub fn run(a: &ConvertArgs, out: &mut impl Write) -> Result<Status, Failure> {
             }
             Err(why) => {
                 status = Status::Invalid;
-                crate::report(format_args!(
-                    "cannot convert {} ({origin}): {why}",
-                    Quoted(bytes)
-                ));
+                crate::report(format_args!("cannot convert {}: {why}", Described(input)));
             }
         }
         Ok(())

@@ -5,7 +5,9 @@ use std::io::Write;
 use clap::error::ErrorKind;
 use uuidkit::layout::v2::Domain;
 use uuidkit::random::Csprng;
-use uuidkit::time::{Clock, FnClock, GregorianTimestamp, UnixTime, unix_10ns_60, unix_millis_48};
+use uuidkit::time::{
+    Clock, FnClock, GregorianTimestamp, TimeError, UnixTime, unix_10ns_60, unix_millis_48,
+};
 use uuidkit::{Case, Format, Uuid, Version};
 
 use uuidkit::generator::GenError;
@@ -61,9 +63,12 @@ fn validate(a: &GenArgs) -> Result<(), Failure> {
     }
     let named = a.namespace.is_some() || a.name.is_some();
     if matches!(v, V3 | V5) || (v == V8 && named) {
+        // What NS stands for is said only when --namespace is among the missing.
         let missing = match (a.namespace.is_some(), a.name.is_some()) {
-            (false, false) => Some("--namespace NS and --name NAME"),
-            (false, true) => Some("--namespace NS"),
+            (false, false) => {
+                Some("--namespace NS and --name NAME (NS is @dns, @url, @oid, @x500 or a UUID)")
+            }
+            (false, true) => Some("--namespace NS (@dns, @url, @oid, @x500 or a UUID)"),
             (true, false) => Some("--name NAME"),
             (true, true) => None,
         };
@@ -75,7 +80,7 @@ fn validate(a: &GenArgs) -> Result<(), Failure> {
             };
             return Err(usage(
                 ErrorKind::MissingRequiredArgument,
-                format!("{what} {missing} (NS is @dns, @url, @oid, @x500 or a UUID)"),
+                format!("{what} {missing}"),
             ));
         }
     }
@@ -93,25 +98,39 @@ fn validate(a: &GenArgs) -> Result<(), Failure> {
 }
 
 /// An instant that the version's timestamp field cannot hold is a usage error naming
-/// `--time`.
+/// `--time` as given; for v1, v2 and v6 also when `-n` takes the last UUID's timestamp
+/// past the end of the field, which the error then says.
 fn check_time_range(v: GenVersion, t: &TimeArg, count: u64) -> Result<(), Failure> {
-    let fits = match v {
-        // -n N takes N consecutive 100 ns ticks from the instant: the last must fit too.
-        V1 | V2 | V6 => GregorianTimestamp::from_unix(t.time).and_then(|_| {
-            let ticks = count.saturating_sub(1) as i128;
-            let last = UnixTime::from_nanos(t.time.as_nanos() + ticks * 100);
-            GregorianTimestamp::from_unix(last).map(|_| ())
-        }),
-        V7 => unix_millis_48(t.time).map(|_| ()),
-        V8 => unix_10ns_60(t.time).map(|_| ()),
-        _ => Ok(()),
-    };
-    fits.map_err(|e| {
+    let invalid = |e: TimeError| {
         usage(
             ErrorKind::ValueValidation,
             format!("invalid value '{}' for '--time <RFC3339>': {e}", t.text),
         )
-    })
+    };
+    match v {
+        V1 | V2 | V6 => {
+            let first = GregorianTimestamp::from_unix(t.time).map_err(invalid)?;
+            // -n N takes N consecutive 100 ns ticks from the instant: the last must fit.
+            let room = GregorianTimestamp::MAX.ticks() - first.ticks();
+            if count.saturating_sub(1) > room {
+                return Err(usage(
+                    ErrorKind::ArgumentConflict,
+                    format!(
+                        "--time {} with -n {count}: the last UUID would need a timestamp \
+                         after {}, the end of the Gregorian range (v1, v2 and v6 take one \
+                         100 ns tick a UUID; from this instant -n can be at most {})",
+                        t.text,
+                        GregorianTimestamp::MAX.to_unix().to_rfc3339(7),
+                        room.saturating_add(1)
+                    ),
+                ));
+            }
+            Ok(())
+        }
+        V7 => unix_millis_48(t.time).map(drop).map_err(invalid),
+        V8 => unix_10ns_60(t.time).map(drop).map_err(invalid),
+        _ => Ok(()),
+    }
 }
 
 /// Writes `count` UUIDs from `next`, one a line (through the same batches as

@@ -1,13 +1,33 @@
 //! Where `inspect`, `check` and `convert` get their UUIDs: the arguments, or one a line
 //! from standard input, each with where it came from for error messages.
+//!
+//! Memory stays bounded whatever the input: standard input is read through one fixed
+//! buffer, and of a line longer than any UUID only the first [`KEEP`] bytes are kept
+//! (for the message); the rest is counted and dropped.
 
 use std::ffi::OsString;
 use std::fmt;
-use std::io::{self, BufRead};
+use std::io::{self, IsTerminal, Read};
 
 use uuidkit::{ParseError, Uuid};
 
-use crate::Failure;
+use crate::{Failure, stdio};
+
+/// Bytes of a line kept: more than the longest UUID (45 bytes, the urn form), so that a
+/// line cut here is too long to be a UUID, and the parser, which looks at no byte past
+/// the 46th, finds the same fault in the kept bytes as in the whole line.
+pub const KEEP: usize = 64;
+
+/// An input longer than this is quoted as an excerpt of [`EXCERPT`] bytes, its length
+/// stated, rather than in full.
+const QUOTE_WHOLE: u64 = KEEP as u64;
+
+/// Bytes quoted of an input too long to quote whole: the longest UUID and a little more,
+/// so the byte at fault (never past byte 45) is in the excerpt.
+const EXCERPT: usize = 48;
+
+/// Size of the buffer standard input is read through.
+const READ_BUFFER: usize = 64 * 1024;
 
 /// Where an input came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,6 +47,25 @@ impl fmt::Display for Origin {
     }
 }
 
+/// One input: its bytes (all of them, or the first [`KEEP`] of a longer line), its whole
+/// length, and where it came from.
+#[derive(Clone, Copy, Debug)]
+pub struct Input<'a> {
+    /// The input, or its first bytes when `len` is larger.
+    pub bytes: &'a [u8],
+    /// The length of the whole input.
+    pub len: u64,
+    /// Where it came from.
+    pub origin: Origin,
+}
+
+impl Input<'_> {
+    /// Whether `bytes` is the whole input.
+    fn is_whole(&self) -> bool {
+        self.bytes.len() as u64 == self.len
+    }
+}
+
 /// Input bytes quoted for a message: as a Rust string literal when UTF-8 (so control
 /// characters and quotes are escaped), otherwise with `\xNN` for every byte that is not
 /// printable ASCII.
@@ -41,23 +80,134 @@ impl fmt::Display for Quoted<'_> {
     }
 }
 
+/// An input and where it came from, for a message: `"xyz" (line 2)`, or for a long input
+/// its first bytes and its length, `"aaaa…"… (line 2, 1000000 bytes)`.
+pub struct Described<'a>(pub &'a Input<'a>);
+
+impl fmt::Display for Described<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let input = self.0;
+        if input.len <= QUOTE_WHOLE && input.is_whole() {
+            return write!(f, "{} ({})", Quoted(input.bytes), input.origin);
+        }
+        let mut excerpt = &input.bytes[..EXCERPT.min(input.bytes.len())];
+        // Do not cut a UTF-8 character in two: that would turn the quote into escapes.
+        if let Err(e) = std::str::from_utf8(excerpt) {
+            if e.error_len().is_none() {
+                excerpt = &excerpt[..e.valid_up_to()];
+            }
+        }
+        write!(
+            f,
+            "{}… ({}, {} bytes)",
+            Quoted(excerpt),
+            input.origin,
+            input.len
+        )
+    }
+}
+
+/// A parse error of `input`, which may have been found in its first bytes only: then the
+/// length the error states is corrected to the whole input's.
+struct Fault<'a> {
+    err: &'a ParseError,
+    len: u64,
+}
+
+impl fmt::Display for Fault<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text = self.err.to_string();
+        if self.err.input_len() as u64 == self.len {
+            return f.write_str(&text);
+        }
+        // The kept bytes have the whole input's fault (see KEEP); only the stated length
+        // is theirs.
+        let theirs = format!("(the input is {} bytes;", self.err.input_len());
+        let whole = format!("(the input is {} bytes;", self.len);
+        f.write_str(&text.replacen(&theirs, &whole, 1))
+    }
+}
+
 /// Reports an input that is not a UUID on standard error:
 /// `uuidkit: invalid UUID "xyz" (argument 2): at byte 0: expected ...`.
-pub fn report_invalid(bytes: &[u8], origin: Origin, err: &ParseError) {
+pub fn report_invalid(input: &Input<'_>, err: &ParseError) {
     crate::report(format_args!(
-        "invalid UUID {} ({origin}): {err}",
-        Quoted(bytes)
+        "invalid UUID {}: {}",
+        Described(input),
+        Fault {
+            err,
+            len: input.len
+        }
     ));
 }
 
 /// Parses an input, reporting it on standard error when it is not a UUID.
-pub fn parse_or_report(bytes: &[u8], origin: Origin) -> Option<Uuid> {
-    match Uuid::parse_ascii(bytes) {
-        Ok(u) => Some(u),
+pub fn parse_or_report(input: &Input<'_>) -> Option<Uuid> {
+    match Uuid::parse_ascii(input.bytes) {
+        Ok(u) if input.is_whole() => Some(u),
         Err(e) => {
-            report_invalid(bytes, origin, &e);
+            report_invalid(input, &e);
             None
         }
+        // KEEP is longer than any UUID: the first bytes of a longer line never parse.
+        Ok(_) => {
+            crate::report(format_args!(
+                "invalid UUID {}: too long (a UUID is 32, 36, 38 or 45 bytes)",
+                Described(input)
+            ));
+            None
+        }
+    }
+}
+
+/// The first bytes and the length of a line that did not fit in one read.
+struct Partial {
+    kept: [u8; KEEP],
+    kept_len: usize,
+    len: u64,
+    last: u8,
+}
+
+impl Partial {
+    fn new() -> Partial {
+        Partial {
+            kept: [0; KEEP],
+            kept_len: 0,
+            len: 0,
+            last: 0,
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Adds the next bytes of the line: kept while there is room, counted always.
+    fn push(&mut self, bytes: &[u8]) {
+        let room = (KEEP - self.kept_len).min(bytes.len());
+        self.kept[self.kept_len..self.kept_len + room].copy_from_slice(&bytes[..room]);
+        self.kept_len += room;
+        self.len += bytes.len() as u64;
+        if let Some(&b) = bytes.last() {
+            self.last = b;
+        }
+    }
+
+    /// The line as an input; `ended` when a `\n` followed it, so that a `\r` before
+    /// that is part of the line end.
+    fn input(&self, ended: bool, origin: Origin) -> Input<'_> {
+        let len = self.len - u64::from(ended && self.last == b'\r');
+        let kept = usize::try_from(len).map_or(self.kept_len, |n| n.min(self.kept_len));
+        Input {
+            bytes: &self.kept[..kept],
+            len,
+            origin,
+        }
+    }
+
+    fn clear(&mut self) {
+        self.kept_len = 0;
+        self.len = 0;
     }
 }
 
@@ -66,29 +216,84 @@ pub fn parse_or_report(bytes: &[u8], origin: Origin) -> Option<Uuid> {
 /// line without a line end still counts; the empty text after a final line end does not.
 pub fn for_each(
     operands: &[OsString],
-    mut each: impl FnMut(&[u8], Origin) -> Result<(), Failure>,
+    mut each: impl FnMut(&Input<'_>) -> Result<(), Failure>,
 ) -> Result<(), Failure> {
     if !operands.is_empty() {
         for (i, op) in operands.iter().enumerate() {
-            each(op.as_encoded_bytes(), Origin::Argument(i + 1))?;
+            let bytes = op.as_encoded_bytes();
+            each(&Input {
+                bytes,
+                len: bytes.len() as u64,
+                origin: Origin::Argument(i + 1),
+            })?;
         }
         return Ok(());
     }
-    let stdin = io::stdin();
-    let mut reader = stdin.lock();
-    let mut line = Vec::with_capacity(64);
+    let file = stdio::stdin().map_err(reading_failed)?;
+    // Someone typing UUIDs wants each verdict before typing the next one.
+    let interactive = file.is_terminal();
+    let before_read = || {
+        if interactive {
+            stdio::flush_errors();
+        }
+    };
+    for_each_line(file, &mut vec![0u8; READ_BUFFER], before_read, each)
+}
+
+fn reading_failed(e: io::Error) -> Failure {
+    Failure::Message(format!("reading standard input: {e}"))
+}
+
+/// Calls `each` with every line read from standard input, `reader`, through `buf` (see
+/// [`for_each`]), and `before_read` before every read.
+fn for_each_line(
+    mut reader: impl Read,
+    buf: &mut [u8],
+    mut before_read: impl FnMut(),
+    mut each: impl FnMut(&Input<'_>) -> Result<(), Failure>,
+) -> Result<(), Failure> {
+    let mut partial = Partial::new();
     let mut number = 0u64;
     loop {
-        line.clear();
-        let n = reader
-            .read_until(b'\n', &mut line)
-            .map_err(|e| Failure::Message(format!("reading standard input: {e}")))?;
-        if n == 0 {
-            return Ok(());
+        before_read();
+        let n = match reader.read(buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(reading_failed(e)),
+        };
+        let mut chunk = &buf[..n];
+        if !partial.is_empty() {
+            // The line begun in an earlier read: finish it, or keep counting.
+            let Some(end) = memchr::memchr(b'\n', chunk) else {
+                partial.push(chunk);
+                continue;
+            };
+            partial.push(&chunk[..end]);
+            number += 1;
+            each(&partial.input(true, Origin::Line(number)))?;
+            partial.clear();
+            chunk = &chunk[end + 1..];
         }
-        number += 1;
-        each(strip_line_end(&line), Origin::Line(number))?;
+        // Lines wholly inside this read are used where they are, without a copy.
+        let mut start = 0;
+        for end in memchr::memchr_iter(b'\n', chunk) {
+            let line = strip_line_end(&chunk[start..=end]);
+            number += 1;
+            each(&Input {
+                bytes: line,
+                len: line.len() as u64,
+                origin: Origin::Line(number),
+            })?;
+            start = end + 1;
+        }
+        partial.push(&chunk[start..]);
     }
+    if !partial.is_empty() {
+        number += 1;
+        each(&partial.input(false, Origin::Line(number)))?;
+    }
+    Ok(())
 }
 
 /// The line without its `\n` or `\r\n`.
@@ -120,5 +325,147 @@ mod tests {
         assert_eq!(Quoted(b"a\tb\"").to_string(), "\"a\\tb\\\"\"");
         assert_eq!(Quoted("é".as_bytes()).to_string(), "\"é\"");
         assert_eq!(Quoted(b"a\xffb").to_string(), "\"a\\xffb\"");
+    }
+
+    fn line(bytes: &[u8], len: u64) -> Input<'_> {
+        Input {
+            bytes,
+            len,
+            origin: Origin::Line(7),
+        }
+    }
+
+    #[test]
+    fn long_inputs_are_excerpted() {
+        let short = [b'a'; 64];
+        assert_eq!(
+            Described(&line(&short, 64)).to_string(),
+            format!("\"{}\" (line 7)", "a".repeat(64))
+        );
+        let long = [b'a'; 65];
+        assert_eq!(
+            Described(&line(&long, 65)).to_string(),
+            format!("\"{}\"… (line 7, 65 bytes)", "a".repeat(48))
+        );
+        assert_eq!(
+            Described(&line(&short, 1 << 40)).to_string(),
+            format!("\"{}\"… (line 7, 1099511627776 bytes)", "a".repeat(48))
+        );
+        // 47 ASCII bytes then 'é' (2 bytes) across the cut at 48: cut before it.
+        let mut text = "a".repeat(47);
+        text.push_str(&"é".repeat(20));
+        assert_eq!(
+            Described(&line(text.as_bytes(), 1000)).to_string(),
+            format!("\"{}\"… (line 7, 1000 bytes)", "a".repeat(47))
+        );
+    }
+
+    #[test]
+    fn a_fault_in_the_kept_bytes_states_the_whole_length() {
+        let kept = [b'a'; KEEP];
+        let err = Uuid::parse_ascii(&kept).unwrap_err();
+        let text = Fault {
+            err: &err,
+            len: 5_000_000_000,
+        }
+        .to_string();
+        assert_eq!(
+            text,
+            "at byte 32: expected the end of the input, found 'a' \
+             (the input is 5000000000 bytes; a UUID is 32, 36, 38 or 45)"
+        );
+        // A fault that states no length is left as it is.
+        let mut kept = [b'a'; KEEP];
+        kept[3] = b'x';
+        let err = Uuid::parse_ascii(&kept).unwrap_err();
+        let text = Fault {
+            err: &err,
+            len: 1 << 30,
+        }
+        .to_string();
+        assert_eq!(text, err.to_string());
+    }
+
+    #[test]
+    fn partial_lines_keep_their_start_and_count_the_rest() {
+        let mut p = Partial::new();
+        p.push(&[b'a'; 40]);
+        p.push(&[b'b'; 40]);
+        p.push(b"\r");
+        let input = p.input(true, Origin::Line(1));
+        assert_eq!(input.len, 80);
+        assert_eq!(&input.bytes[..40], &[b'a'; 40]);
+        assert_eq!(&input.bytes[40..], &[b'b'; KEEP - 40]);
+        // Without a line end the '\r' is part of the line.
+        assert_eq!(p.input(false, Origin::Line(1)).len, 81);
+        p.clear();
+        p.push(b"ab\r");
+        let input = p.input(true, Origin::Line(2));
+        assert_eq!((input.bytes, input.len), (&b"ab"[..], 2));
+    }
+
+    /// A reader that hands out at most `step` bytes a read.
+    struct Trickle<'a> {
+        data: &'a [u8],
+        step: usize,
+    }
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = self.step.min(buf.len()).min(self.data.len());
+            buf[..n].copy_from_slice(&self.data[..n]);
+            self.data = &self.data[n..];
+            Ok(n)
+        }
+    }
+
+    /// Every line as (its kept bytes, its length, its number).
+    fn lines_of(data: &[u8], step: usize, buf_len: usize) -> Vec<(Vec<u8>, u64, Origin)> {
+        let mut seen = Vec::new();
+        for_each_line(
+            Trickle { data, step },
+            &mut vec![0; buf_len],
+            || {},
+            |i| {
+                seen.push((i.bytes.to_vec(), i.len, i.origin));
+                Ok(())
+            },
+        )
+        .unwrap_or_else(|_| panic!("read failed"));
+        seen
+    }
+
+    #[test]
+    fn lines_come_out_the_same_however_the_reads_cut_them() {
+        let long = "L".repeat(150);
+        let text = format!(
+            "c232ab00-9414-11ec-b3c8-9f6bdeced846\r\n\n{long}\r\nab\r\r\n{long}\nx\r\n\r\nlast\r"
+        );
+        let expected: Vec<(Vec<u8>, u64, Origin)> = [
+            ("c232ab00-9414-11ec-b3c8-9f6bdeced846", 36),
+            ("", 0),
+            (&long[..], 150),
+            ("ab\r", 3),
+            (&long[..], 150),
+            ("x", 1),
+            ("", 0),
+            ("last\r", 5),
+        ]
+        .iter()
+        .enumerate()
+        .map(|(i, (t, len))| (t.as_bytes().to_vec(), *len, Origin::Line(i as u64 + 1)))
+        .collect();
+        for buf_len in [1, 2, 3, 7, 64, 65, 100, 4096] {
+            for step in 1..=text.len() {
+                let got = lines_of(text.as_bytes(), step, buf_len);
+                assert_eq!(got.len(), expected.len(), "step {step}, buffer {buf_len}");
+                for (g, e) in got.iter().zip(&expected) {
+                    // A long line is whole when it fits one read, its first bytes otherwise.
+                    assert_eq!((g.1, g.2), (e.1, e.2), "step {step}, buffer {buf_len}");
+                    assert!(g.0.len() >= KEEP.min(e.0.len()), "step {step}");
+                    assert_eq!(&e.0[..g.0.len()], &g.0[..], "step {step}, buffer {buf_len}");
+                }
+            }
+        }
     }
 }

@@ -208,8 +208,8 @@ fn write_text(out: &mut impl Write, fields: &[Field]) -> std::io::Result<()> {
 pub fn run(a: &InspectArgs, out: &mut impl Write) -> Result<Status, Failure> {
     let mut status = Status::Ok;
     let mut first = true;
-    input::for_each(&a.uuids, |bytes, origin| {
-        let Some(u) = parse_or_report(bytes, origin) else {
+    input::for_each(&a.uuids, |input| {
+        let Some(u) = parse_or_report(input) else {
             status = Status::Invalid;
             return Ok(());
         };

@@ -8,6 +8,7 @@ mod convert;
 mod generate;
 mod input;
 mod inspect;
+mod stdio;
 
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
@@ -68,11 +69,10 @@ pub fn usage_error(
     Failure::Usage(Box::new(err))
 }
 
-/// Writes `uuidkit: MESSAGE` to standard error. A closed standard error is ignored: there
-/// is nowhere left to report to.
+/// Writes `uuidkit: MESSAGE` to standard error (buffered: see [`stdio`]). A closed
+/// standard error is ignored: there is nowhere left to report to.
 pub fn report(message: std::fmt::Arguments<'_>) {
-    let mut err = io::stderr().lock();
-    let _ = writeln!(err, "uuidkit: {message}");
+    stdio::report(message);
 }
 
 fn run(cli: Cli, out: &mut impl Write) -> Result<Status, Failure> {
@@ -84,37 +84,79 @@ fn run(cli: Cli, out: &mut impl Write) -> Result<Status, Failure> {
     }
 }
 
+/// The message for a failed write to standard output, or `None` when the reader went
+/// away (`uuidkit gen v4 -n 1000000 | head -1`): then nothing is wrong.
+fn write_failure(e: &io::Error) -> Option<String> {
+    (e.kind() != io::ErrorKind::BrokenPipe).then(|| format!("writing standard output: {e}"))
+}
+
+/// Ends on what clap made of the command line instead of a command: the help or the
+/// version (on standard output; a failure to write them is an error like any other), or
+/// a usage error (on standard error, exit status 2).
+fn clap_exit(e: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    if !matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+        stdio::flush_errors();
+        let _ = e.print();
+        return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+    }
+    let written = if stdio::stdout_closed() {
+        Err(io::Error::from_raw_os_error(libc::EBADF))
+    } else {
+        e.print().and_then(|()| io::stdout().flush())
+    };
+    match written.as_ref().map_err(write_failure) {
+        Ok(()) | Err(None) => ExitCode::SUCCESS,
+        Err(Some(message)) => {
+            report(format_args!("{message}"));
+            ExitCode::from(1)
+        }
+    }
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let stdout = io::stdout();
-    let mut out = BufWriter::with_capacity(STDOUT_BUFFER, stdout.lock());
+    let code = run_main();
+    stdio::flush_errors();
+    code
+}
+
+fn run_main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return clap_exit(&e),
+    };
+    let mut out = BufWriter::with_capacity(STDOUT_BUFFER, stdio::Stdout::new());
     let result = run(cli, &mut out).and_then(|status| {
         out.flush()?;
         Ok(status)
     });
-    match result {
+    // Whatever was made before a failure is still written; a failure to write it is
+    // reported after the failure itself.
+    let unwritten = match &result {
+        Ok(_) | Err(Failure::Io(_)) => None,
+        Err(_) => out.flush().err(),
+    };
+    // Drop the unwritten rest quietly: BufWriter's drop would try to write it again.
+    let _ = out.into_parts();
+    let code = match result {
         Ok(Status::Ok) => ExitCode::SUCCESS,
         Ok(Status::Invalid) => ExitCode::from(1),
-        Err(Failure::Usage(e)) => {
-            // Whatever was generated before the error is still written.
-            let _ = out.flush();
-            e.exit()
-        }
+        Err(Failure::Usage(e)) => clap_exit(&e),
         Err(Failure::Message(m)) => {
-            let _ = out.flush();
             report(format_args!("{m}"));
             ExitCode::from(1)
         }
-        // The reader went away (`uuidkit gen v4 -n 1000000 | head -1`): nothing is wrong.
-        Err(Failure::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
-            // Drop the unwritten rest quietly: BufWriter's drop would try to flush again.
-            let (_, _) = out.into_parts();
-            ExitCode::SUCCESS
-        }
-        Err(Failure::Io(e)) => {
-            let _ = out.into_parts();
-            report(format_args!("writing standard output: {e}"));
-            ExitCode::from(1)
-        }
+        Err(Failure::Io(e)) => match write_failure(&e) {
+            None => ExitCode::SUCCESS,
+            Some(message) => {
+                report(format_args!("{message}"));
+                ExitCode::from(1)
+            }
+        },
+    };
+    // The status is already a failure's (1 or 2).
+    if let Some(message) = unwritten.as_ref().and_then(write_failure) {
+        report(format_args!("{message}"));
     }
+    code
 }

@@ -974,3 +974,361 @@ fn processes_side_by_side_never_collide() {
         assert_eq!(all.len(), 800_000, "{version}");
     }
 }
+
+// ---------------------------------------------------------------- --time and -n
+
+#[test]
+fn gen_time_range_error_quotes_the_input_and_names_the_count() {
+    let last = "5236-03-31T21:21:00.6846975Z";
+    for v in ["v1", "v2", "v6"] {
+        let with_count = |n| {
+            let mut args = vec!["gen", v, "--time", last, "-n", n];
+            if v == "v2" {
+                args.extend(["--local-id", "1"]);
+            }
+            args
+        };
+        let err = fails(&with_count("2"), 2);
+        assert!(
+            err.contains(&format!(
+                "--time {last} with -n 2: the last UUID would need a timestamp after {last}, \
+                 the end of the Gregorian range"
+            )),
+            "{err}"
+        );
+        assert!(err.contains("-n can be at most 1"), "{err}");
+        assert!(!err.contains("684697600Z"), "{err}");
+        assert_eq!(lines(&ok(&with_count("1"))).len(), 1);
+    }
+    // An instant out of range by itself is still the value's fault.
+    let err = fails(&["gen", "v6", "--time", "5236-04-01T00:00:00Z"], 2);
+    assert!(
+        err.contains("invalid value '5236-04-01T00:00:00Z' for '--time <RFC3339>'"),
+        "{err}"
+    );
+    assert!(!err.contains("-n"), "{err}");
+}
+
+#[test]
+fn gen_count_is_decimal_or_hex_and_never_negative() {
+    assert_eq!(lines(&ok(&["gen", "v4", "-n", "0x10"])).len(), 16);
+    assert_eq!(lines(&ok(&["gen", "v4", "--count", "0X3"])).len(), 3);
+    assert_eq!(ok(&["gen", "v4", "-n", "0"]), "");
+    for n in ["-1", "-0x1", "-5"] {
+        let err = fails(&["gen", "v4", "-n", n], 2);
+        assert!(
+            err.contains(&format!("invalid value '{n}' for '--count <N>'")),
+            "{err}"
+        );
+        assert!(err.contains("from 0 to 2^64-1"), "{err}");
+        assert!(!err.contains("tip") && !err.contains("'-- "), "{err}");
+    }
+    for n in ["0x", "1e3", "+1", "18446744073709551616", "--upper"] {
+        let err = fails(&["gen", "v4", "-n", n], 2);
+        assert!(err.contains("--count"), "{n}: {err}");
+    }
+}
+
+#[test]
+fn gen_missing_name_based_flags_read_cleanly() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["gen", "v8", "--namespace", "@dns"],
+            "error: the name-based gen v8 needs --name NAME\n",
+        ),
+        (
+            &["gen", "v5", "--namespace", "@dns"],
+            "error: gen v5 needs --name NAME\n",
+        ),
+        (
+            &["gen", "v3", "--name", "x"],
+            "error: gen v3 needs --namespace NS (@dns, @url, @oid, @x500 or a UUID)\n",
+        ),
+        (
+            &["gen", "v5"],
+            "error: gen v5 needs --namespace NS and --name NAME (NS is @dns, @url, @oid, \
+             @x500 or a UUID)\n",
+        ),
+    ];
+    for (args, first_line) in cases {
+        let err = fails(args, 2);
+        assert!(err.starts_with(first_line), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn inspect_help_states_the_version_numbers_it_prints() {
+    // The RFC 9562 variant with version field 0.
+    let u = "f47ac10b-58cc-0372-8567-0e02b2c3d479";
+    let j = inspect_json(u);
+    assert_eq!(
+        (j["variant"].as_str(), j["version"].as_u64()),
+        (Some("rfc9562"), Some(0))
+    );
+    assert!(ok(&["inspect", u]).contains("version:   0 (unassigned)"));
+    let j = inspect_json("f47ac10b-58cc-f372-8567-0e02b2c3d479");
+    assert_eq!(j["version"], 15);
+    let help = ok(&["inspect", "--help"]);
+    let line = help
+        .lines()
+        .find(|l| l.trim_start().starts_with("version "))
+        .unwrap();
+    assert!(line.contains("0-15"), "{line}");
+    assert!(help.contains("null in the other variants"), "{help}");
+}
+
+// ---------------------------------------------------------------- lost output
+
+/// The path of the binary under test, for runs through `sh`.
+fn bin() -> std::path::PathBuf {
+    assert_cmd::cargo::cargo_bin("uuidkit")
+}
+
+/// Runs `script` with `sh -c`, the binary's path as `$0`; returns the exit status and
+/// standard error.
+fn sh(script: &str) -> (Option<i32>, String) {
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(script)
+        .arg(bin())
+        .env_remove("UUIDKIT_NODE")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!err.contains("panicked"), "{script}: {err}");
+    (out.status.code(), err)
+}
+
+#[test]
+fn closed_standard_output_is_an_error() {
+    for args in [
+        "gen v4 -n 100000",
+        "gen v7",
+        &format!("inspect {A1_V1}"),
+        &format!("inspect --json {A1_V1}"),
+        &format!("convert --to v6 {A1_V1}"),
+        "--help",
+        "gen --help",
+        "--version",
+    ] {
+        let (code, err) = sh(&format!("\"$0\" {args} >&-"));
+        assert_eq!(code, Some(1), "{args}: {err}");
+        assert_eq!(
+            err, "uuidkit: writing standard output: Bad file descriptor (os error 9)\n",
+            "{args}"
+        );
+    }
+    // Standard output is not needed to check UUIDs.
+    assert_eq!(
+        sh(&format!("\"$0\" check {A1_V1} >&-")),
+        (Some(0), String::new())
+    );
+}
+
+#[test]
+fn full_standard_output_is_an_error() {
+    for args in [
+        &["gen", "v4", "-n", "100000"][..],
+        &["inspect", A1_V1],
+        &["convert", "--to", "v1", A5_V6],
+        &["--help"],
+        &["inspect", "--help"],
+        &["--version"],
+    ] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let out = std::process::Command::new(bin())
+            .args(args)
+            .stdout(full)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert_eq!(
+            err, "uuidkit: writing standard output: No space left on device (os error 28)\n",
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
+fn closed_standard_input_is_an_error() {
+    for command in ["check", "inspect", "convert --to v6"] {
+        let (code, err) = sh(&format!("\"$0\" {command} <&-"));
+        assert_eq!(code, Some(1), "{command}: {err}");
+        assert_eq!(
+            err, "uuidkit: reading standard input: Bad file descriptor (os error 9)\n",
+            "{command}"
+        );
+    }
+    // With UUID arguments standard input is not read.
+    assert_eq!(
+        sh(&format!("\"$0\" check {A1_V1} <&-")),
+        (Some(0), String::new())
+    );
+}
+
+#[test]
+fn help_into_a_closed_pipe_exits_quietly() {
+    let (code, err) = sh("\"$0\" --help | head -c 1 >/dev/null; \"$0\" gen --help | true");
+    assert_eq!((code, err.as_str()), (Some(0), ""));
+}
+
+// ---------------------------------------------------------------- long inputs
+
+#[test]
+fn check_long_line_is_quoted_as_an_excerpt_with_its_length() {
+    let out = uuidkit()
+        .arg("check")
+        .write_stdin(vec![b'a'; 50_000_000])
+        .assert()
+        .code(1)
+        .get_output()
+        .clone();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.len() < 1024, "{} bytes: {}", err.len(), &err[..1024]);
+    let a48 = "a".repeat(48);
+    assert_eq!(
+        err,
+        format!(
+            "uuidkit: invalid UUID \"{a48}\"… (line 1, 50000000 bytes): at byte 32: expected \
+             the end of the input, found 'a' (the input is 50000000 bytes; a UUID is 32, 36, \
+             38 or 45)\n"
+        )
+    );
+}
+
+#[test]
+fn check_long_lines_between_valid_ones_keep_their_numbers_and_line_ends() {
+    let long = format!("{A1_V1}{}", "0".repeat(200_000));
+    let input = format!(
+        "{A1_V1}\n{long}\r\n{A6_V7}\r\n{}\n{NIL}",
+        "x".repeat(70_000)
+    );
+    let out = uuidkit()
+        .arg("check")
+        .write_stdin(input)
+        .assert()
+        .code(1)
+        .get_output()
+        .clone();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 2, "{err}");
+    assert!(
+        err.contains("(line 2, 200036 bytes): at byte 36: expected the end of the input"),
+        "{err}"
+    );
+    assert!(err.contains("the input is 200036 bytes"), "{err}");
+    assert!(err.contains("(line 4, 70000 bytes): at byte 0:"), "{err}");
+}
+
+#[test]
+fn check_long_argument_is_quoted_as_an_excerpt() {
+    use std::os::unix::ffi::OsStrExt;
+    let arg = vec![0xffu8; 100_000];
+    let out = uuidkit()
+        .arg("check")
+        .arg(std::ffi::OsStr::from_bytes(&arg))
+        .assert()
+        .code(1)
+        .get_output()
+        .clone();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.len() < 1024, "{} bytes", err.len());
+    assert!(
+        err.contains(&format!(
+            "\"{}\"… (argument 1, 100000 bytes): at byte 0",
+            "\\xff".repeat(48)
+        )),
+        "{err}"
+    );
+}
+
+/// Reading a line longer than the memory allowed must not need to keep it: under a
+/// 200 MB address-space limit, a 300 MB line is still reported (not an allocation
+/// failure).
+#[test]
+fn check_reads_a_long_line_in_bounded_memory() {
+    let (code, err) =
+        sh("ulimit -v 200000 && head -c 300000000 /dev/zero | \"$0\" check; echo \"exit $?\" >&2");
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        err.ends_with(
+            "(line 1, 300000000 bytes): at byte 0: expected a hex digit (0-9, a-f, \
+                       A-F), found the control byte 0x00\nexit 1\n"
+        ),
+        "{err}"
+    );
+}
+
+/// Runs `uuidkit ARGS` with `stdin` as its standard input and standard error in a file;
+/// returns the exit status, the standard error and how many `write` calls the process
+/// made (from /proc, read after it exits and before it is reaped).
+#[cfg(target_os = "linux")]
+fn writes_of(args: &[&str], stdin: &[u8]) -> (Option<i32>, String, u64) {
+    use std::process::{Command as Std, Stdio};
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let name = format!("writes-{}-{}", std::process::id(), args.join("-"));
+    let (input, errors) = (
+        dir.join(format!("{name}.in")),
+        dir.join(format!("{name}.err")),
+    );
+    std::fs::write(&input, stdin).unwrap();
+    let mut child = Std::new(bin())
+        .args(args)
+        .stdin(std::fs::File::open(&input).unwrap())
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(&errors).unwrap())
+        .spawn()
+        .unwrap();
+    let proc = std::path::PathBuf::from(format!("/proc/{}", child.id()));
+    // Until it is reaped, an exited process keeps its counters.
+    loop {
+        let stat = std::fs::read_to_string(proc.join("stat")).unwrap();
+        let state = stat.rsplit(')').next().unwrap().trim_start();
+        if state.starts_with('Z') {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let io = std::fs::read_to_string(proc.join("io")).unwrap();
+    let syscw = io
+        .lines()
+        .find_map(|l| l.strip_prefix("syscw: "))
+        .unwrap()
+        .parse()
+        .unwrap();
+    let status = child.wait().unwrap();
+    let err = std::fs::read_to_string(&errors).unwrap();
+    let _ = std::fs::remove_file(&input);
+    let _ = std::fs::remove_file(&errors);
+    (status.code(), err, syscw)
+}
+
+/// Error messages are buffered: 100,000 invalid lines are 100,000 messages in a few
+/// hundred writes, not one write or more each.
+#[cfg(target_os = "linux")]
+#[test]
+fn check_buffers_its_error_messages() {
+    let (code, err, writes) = writes_of(&["check"], &[b'\n'; 100_000]);
+    assert_eq!(code, Some(1));
+    assert_eq!(err.lines().count(), 100_000);
+    assert!(
+        err.lines()
+            .last()
+            .unwrap()
+            .starts_with("uuidkit: invalid UUID \"\" (line 100000): at byte 0"),
+        "{}",
+        err.lines().last().unwrap()
+    );
+    assert!(writes < 1_000, "{writes} writes");
+    // One long non-UTF-8 line: one short message, a write or two.
+    let mut line = vec![0xfeu8; 100_000];
+    line.push(b'\n');
+    let (code, err, writes) = writes_of(&["check"], &line);
+    assert_eq!(code, Some(1));
+    assert!(err.len() < 1024, "{err}");
+    assert!(writes < 10, "{writes} writes");
+}
