@@ -2,12 +2,16 @@
 //!
 //! Exit status: 0 success, 1 invalid input (or a generation failure), 2 usage error.
 
+// Only `platform` may use `unsafe`, and says why at each use.
+#![deny(unsafe_code)]
+
 mod args;
 mod check;
 mod convert;
 mod generate;
 mod input;
 mod inspect;
+mod platform;
 mod stdio;
 
 use std::io::{self, BufWriter, Write};
