@@ -159,10 +159,10 @@ enum Form {
 /// let err = "01:23:45:67:89:a".parse::<NodeId>().unwrap_err();
 /// assert_eq!((err.index(), err.expected(), err.found()), (16, Expected::OctetDigit, None));
 /// assert_eq!(err.to_string(),
-///     "invalid node ID \"01:23:45:67:89:a\": at byte 16, expected the second \
-///      hex digit of octet 6 (an octet is 2 hex digits), found the end of the input (with separators, a node \
-///      ID is six octets of 2 hex digits with the same ':' or '-' between them: 17 bytes; \
-///      this text is 16)");
+///     "invalid node ID \"01:23:45:67:89:a\": at byte 16, expected the second hex digit \
+///      of octet 6 (an octet is 2 hex digits), found the end of the input (with \
+///      separators, a node ID is six octets of 2 hex digits with the same ':' or '-' \
+///      between them: 17 bytes; this text is 16)");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct NodeParseError {
@@ -327,11 +327,15 @@ impl FromStr for NodeId {
     /// | `0x` or `0X` and 1 to 12 hex digits (a number, as Python's `hex()` writes it) | `0x9F6BDECED846`, `0x1` |
     /// | six octets of 2 hex digits, the same `:` or `-` between them (as `ip link` writes a MAC) | `9f:6b:de:ce:d8:46`, `9F-6B-DE-CE-D8-46` |
     ///
-    /// Nothing else: no spaces, no single-digit octets, and no decimal numbers. A node ID
-    /// is a MAC address by origin and is shown in hex everywhere (`ip link`, `inspect`);
-    /// a decimal reading would give a bare 12-digit text such as `123456789012` two
-    /// meanings, so digits are always hex digits. A decimal number is rejected with its
-    /// hex spelling in the message.
+    /// Nothing else: no spaces, no single-digit octets, and no decimal numbers. Digits are
+    /// hex digits at every length, so one text always means one number. A node ID is a
+    /// MAC address by origin and is written in hex everywhere (`ip link`, `inspect`, this
+    /// type's `Display`); were decimal read too, the bare form would make `123456789012`
+    /// either a number that changes base with its length or, read as decimal, a trap for
+    /// a MAC copied without colons that happens to hold no letter. A number held as an
+    /// integer (Python's `uuid1(node=...)` takes one) is passed as `0x` and its hex
+    /// digits, which Python's `hex()` writes; a decimal number is refused with its hex
+    /// spelling in the message.
     ///
     /// ```
     /// use uuidkit::NodeId;
@@ -830,10 +834,10 @@ mod tests {
         let m = error("01:23:45:67:89:a").to_string();
         assert_eq!(
             m,
-            "invalid node ID \"01:23:45:67:89:a\": at byte 16, expected the second hex digit of \
-             octet 6 (an octet is 2 hex digits), found the end of the input (with separators, a node ID is six \
-             octets of 2 hex digits with the same ':' or '-' between them: 17 bytes; this text \
-             is 16)"
+            "invalid node ID \"01:23:45:67:89:a\": at byte 16, expected the second hex digit \
+             of octet 6 (an octet is 2 hex digits), found the end of the input (with \
+             separators, a node ID is six octets of 2 hex digits with the same ':' or '-' \
+             between them: 17 bytes; this text is 16)"
         );
         let m = error("01:02:03:04:05").to_string();
         assert!(
