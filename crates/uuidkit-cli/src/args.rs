@@ -343,8 +343,11 @@ pub struct GenArgs {
                      mac     the MAC address of an up, non-loopback interface\n          \
                      (static, with a warning, when there is none)\n  \
                      hash    SHA-256 of host name, MAC and IP addresses, multicast bit set\n  \
-                     VALUE   12 hex digits, optionally 0x-prefixed or with ':' or '-'\n          \
-                     between octets (9F:6B:DE:CE:D8:46), or a decimal number < 2^48"
+                     VALUE   a node ID, always in hex: 12 hex digits (9f6bdeced846), 0x and\n          \
+                     1 to 12 hex digits (0x9F6BDECED846, 0x1), or six octets of 2 hex\n          \
+                     digits with ':' or '-' between them (9F:6B:DE:CE:D8:46).\n          \
+                     Digits are hex at any length (123456789012 is 0x123456789012);\n          \
+                     decimal numbers are not accepted: write them in hex after 0x."
     )]
     pub node: Option<NodeStrategy>,
 

@@ -198,8 +198,10 @@ fn emit_constant(a: &GenArgs, out: &mut impl Write, u: Uuid) -> Result<Status, F
 }
 
 /// The node strategy: `--node`, else `UUIDKIT_NODE`, else the generator's default
-/// (`static`). A malformed `UUIDKIT_NODE` is a usage error naming it (the library's own
-/// `GregorianGenerator::v1()` would quietly fall back to `static`).
+/// (`static`). A malformed or non-UTF-8 `UUIDKIT_NODE` is a usage error naming it (the
+/// library's own `GregorianGenerator::v1()` would quietly fall back to `static`), and
+/// says that `--node` overrides it, the way out when the environment is not the user's
+/// to change.
 fn node_strategy(a: &GenArgs) -> Result<Option<NodeStrategy>, Failure> {
     if let Some(n) = &a.node {
         return Ok(Some(n.clone()));
@@ -207,10 +209,7 @@ fn node_strategy(a: &GenArgs) -> Result<Option<NodeStrategy>, Failure> {
     NodeStrategy::from_env().map_err(|e| {
         usage(
             ErrorKind::ValueValidation,
-            format!(
-                "invalid value of the environment variable {}: {e}; pass --node to override it",
-                NodeStrategy::ENV
-            ),
+            format!("{e}; --node overrides {}", e.variable()),
         )
     })
 }

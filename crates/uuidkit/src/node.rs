@@ -2,6 +2,7 @@
 
 use core::fmt;
 use core::str::FromStr;
+use std::ffi::{OsStr, OsString};
 
 /// A 48-bit node ID, most significant octet first.
 ///
@@ -22,11 +23,21 @@ pub struct NodeId([u8; 6]);
 
 impl NodeId {
     /// From six octets.
+    ///
+    /// ```
+    /// let n = uuidkit::NodeId::from_bytes([0x9f, 0x6b, 0xde, 0xce, 0xd8, 0x46]);
+    /// assert_eq!(n.to_string(), "9f6bdeced846");
+    /// ```
     pub const fn from_bytes(b: [u8; 6]) -> NodeId {
         NodeId(b)
     }
 
     /// The six octets.
+    ///
+    /// ```
+    /// let n = uuidkit::NodeId::from_u64(0x0102_0304_0506).unwrap();
+    /// assert_eq!(n.as_bytes(), &[1, 2, 3, 4, 5, 6]);
+    /// ```
     pub const fn as_bytes(&self) -> &[u8; 6] {
         &self.0
     }
@@ -49,12 +60,22 @@ impl NodeId {
     }
 
     /// The node ID as a 48-bit number.
+    ///
+    /// ```
+    /// let n = uuidkit::NodeId::from_bytes([0, 0, 0, 0, 1, 0]);
+    /// assert_eq!(n.as_u64(), 0x100);
+    /// ```
     pub const fn as_u64(&self) -> u64 {
         let b = self.0;
         u64::from_be_bytes([0, 0, b[0], b[1], b[2], b[3], b[4], b[5]])
     }
 
     /// True when the multicast bit (least significant bit of the first octet) is set.
+    ///
+    /// ```
+    /// assert!(uuidkit::NodeId::from_bytes([0x01, 0, 0, 0, 0, 0]).is_multicast());
+    /// assert!(!uuidkit::NodeId::from_bytes([0x02, 0, 0, 0, 0, 0]).is_multicast());
+    /// ```
     pub const fn is_multicast(&self) -> bool {
         self.0[0] & 1 == 1
     }
@@ -86,144 +107,305 @@ impl fmt::Debug for NodeId {
     }
 }
 
-/// A node ID text that is not 12 hex digits (optionally `0x`-prefixed, or with `:` or `-`
-/// between every octet) nor a decimal number below 2^48.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// What the node parser expected at the byte where it stopped.
+///
+/// ```
+/// use uuidkit::{node::Expected, NodeId};
+/// let expected = |s: &str| s.parse::<NodeId>().unwrap_err().expected();
+/// assert_eq!(expected("9f6bdeced84"), Expected::HexDigit);
+/// assert_eq!(expected("0x"), Expected::HexDigitAfter0x);
+/// assert_eq!(expected("9f:6b:de:ce:d8:4"), Expected::OctetDigit);
+/// assert_eq!(expected("9f:6b-de:ce:d8:46"), Expected::Separator(Some(':')));
+/// assert_eq!(expected("9f6bdeced8460"), Expected::End);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Expected {
+    /// A strategy word (`static`, `random`, `mac`, `hash`) or a node ID: the text starts
+    /// like neither. Only [`NodeStrategy`]'s parser reports this, always at byte 0.
+    StrategyOrNode,
+    /// A hex digit of the bare form, which is exactly 12 of them (also the first byte of
+    /// an empty text).
+    HexDigit,
+    /// A hex digit after `0x`, which is followed by 1 to 12 of them.
+    HexDigitAfter0x,
+    /// A hex digit of an octet in the separated form, where every octet is exactly 2.
+    OctetDigit,
+    /// The separator after an octet: `:` or `-` after the first (`None`), and then the
+    /// same one after every other (`Some`).
+    Separator(Option<char>),
+    /// The end of the input: the node ID was complete but more bytes followed.
+    End,
+}
+
+/// Which of the written forms the parser took the text for; it picks the hint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Form {
+    Empty,
+    Word,
+    Bare,
+    Prefixed,
+    Separated,
+}
+
+/// Why a text is not a node ID: the byte index of the first offending byte, what was
+/// expected there and what was found.
+///
+/// The message ends with a hint in terms of the form the text was taken for: the length
+/// the form needs, and, for digits that look like a decimal number, that number in hex.
+///
+/// ```
+/// use uuidkit::{node::Expected, NodeId};
+/// let err = "01:23:45:67:89:a".parse::<NodeId>().unwrap_err();
+/// assert_eq!((err.index(), err.expected(), err.found()), (16, Expected::OctetDigit, None));
+/// assert_eq!(err.to_string(),
+///     "invalid node ID \"01:23:45:67:89:a\": at byte 16, expected the second hex digit \
+///      of octet 6 (an octet is 2 hex digits), found the end of the input (with \
+///      separators, a node ID is six octets of 2 hex digits with the same ':' or '-' \
+///      between them: 17 bytes; this text is 16)");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct NodeParseError {
     input: String,
     index: usize,
-    expected: &'static str,
+    expected: Expected,
+    form: Form,
 }
 
 impl NodeParseError {
-    /// Byte index of the first offending byte.
+    fn new(input: &str, index: usize, expected: Expected, form: Form) -> NodeParseError {
+        NodeParseError {
+            input: input.to_string(),
+            index,
+            expected,
+            form,
+        }
+    }
+
+    /// Byte index of the first offending byte in the text (its length if it ended early).
+    ///
+    /// ```
+    /// assert_eq!("0x12g".parse::<uuidkit::NodeId>().unwrap_err().index(), 4);
+    /// ```
     pub fn index(&self) -> usize {
         self.index
+    }
+
+    /// What was expected at [`index`](Self::index).
+    ///
+    /// ```
+    /// use uuidkit::{node::Expected, NodeId};
+    /// let err = "9f:6b:de:ce:d8".parse::<NodeId>().unwrap_err();
+    /// assert_eq!((err.index(), err.expected()), (14, Expected::Separator(Some(':'))));
+    /// ```
+    pub fn expected(&self) -> Expected {
+        self.expected
+    }
+
+    /// The character found at [`index`](Self::index), or `None` when the text ended.
+    ///
+    /// ```
+    /// let err = "9f6bdeced84g".parse::<uuidkit::NodeId>().unwrap_err();
+    /// assert_eq!((err.index(), err.found()), (11, Some('g')));
+    /// ```
+    pub fn found(&self) -> Option<char> {
+        // Every byte before `index` was ASCII, so `index` is on a character boundary.
+        self.input.get(self.index..).and_then(|s| s.chars().next())
+    }
+
+    /// The text that failed to parse.
+    ///
+    /// ```
+    /// assert_eq!("0x".parse::<uuidkit::NodeId>().unwrap_err().input(), "0x");
+    /// ```
+    pub fn input(&self) -> &str {
+        &self.input
+    }
+
+    /// The message without the leading `invalid node ID "…": `, so that
+    /// [`NodeEnvError`] can name the variable instead.
+    fn detail(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "at byte {}, expected ", self.index)?;
+        match self.expected {
+            Expected::StrategyOrNode => f.write_str("static, random, mac, hash or a node ID")?,
+            Expected::HexDigit => f.write_str("a hex digit (0-9, a-f, A-F)")?,
+            Expected::HexDigitAfter0x => f.write_str("a hex digit after 0x")?,
+            // In the separated form octet k (from 1) is at bytes 3k-3 and 3k-2, and the
+            // separator after it at 3k-1.
+            Expected::OctetDigit => write!(
+                f,
+                "the {} hex digit of octet {} (an octet is 2 hex digits)",
+                if self.index % 3 == 0 {
+                    "first"
+                } else {
+                    "second"
+                },
+                self.index / 3 + 1
+            )?,
+            Expected::Separator(None) => {
+                write!(f, "':' or '-' after octet {}", self.index / 3 + 1)?
+            }
+            Expected::Separator(Some(c)) => write!(
+                f,
+                "{c:?} after octet {}, as after octet 1",
+                self.index / 3 + 1
+            )?,
+            Expected::End => f.write_str("the end of the input")?,
+        }
+        // A word may be misspelt anywhere; naming its first character would mislead.
+        if self.expected != Expected::StrategyOrNode {
+            match self.found() {
+                None => f.write_str(", found the end of the input")?,
+                Some(' ') => f.write_str(", found a space")?,
+                Some(c) => write!(f, ", found {c:?}")?,
+            }
+        }
+        let len = self.input.len();
+        match self.form {
+            Form::Empty | Form::Word => write!(
+                f,
+                " ({}a node ID is 12 hex digits, 0x and 1 to 12 hex digits, or six octets \
+                 of 2 hex digits separated by ':' or '-', e.g. 9f6bdeced846, 0x9f6bdeced846 \
+                 or 9f:6b:de:ce:d8:46)",
+                if self.form == Form::Word {
+                    "the words are lowercase; "
+                } else {
+                    ""
+                }
+            ),
+            Form::Prefixed => f.write_str(" (0x is followed by 1 to 12 hex digits)"),
+            Form::Separated => write!(
+                f,
+                " (with separators, a node ID is six octets of 2 hex digits with the same \
+                 ':' or '-' between them: 17 bytes; this text is {len})"
+            ),
+            Form::Bare => {
+                write!(
+                    f,
+                    " (without 0x or separators, a node ID is exactly 12 hex digits; this text \
+                     is {len} bytes"
+                )?;
+                let all_hex = self.input.bytes().all(|c| c.is_ascii_hexdigit());
+                if all_hex && len < 12 {
+                    write!(f, "; for a shorter hex number write 0x{}", self.input)?;
+                }
+                if self.input.bytes().all(|c| c.is_ascii_digit()) {
+                    f.write_str("; decimal numbers are not accepted")?;
+                    match self.input.parse::<u64>().ok().and_then(NodeId::from_u64) {
+                        Some(n) => write!(f, ": {} in hex is 0x{:x}", self.input, n.as_u64())?,
+                        None => write!(f, ": {} is not below 2^48", self.input)?,
+                    }
+                }
+                f.write_str(")")
+            }
+        }
     }
 }
 
 impl fmt::Display for NodeParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "invalid node ID {:?}: at byte {}, expected {} (a node ID is 12 hex digits, \
-             optionally 0x-prefixed or with ':' or '-' between octets, or a decimal number below 2^48)",
-            self.input, self.index, self.expected
-        )
+        write!(f, "invalid node ID {:?}: ", self.input)?;
+        self.detail(f)
     }
 }
 
 impl std::error::Error for NodeParseError {}
 
+/// The value of an ASCII hex digit.
+fn hex_value(c: u8) -> Option<u64> {
+    (c as char).to_digit(16).map(u64::from)
+}
+
 impl FromStr for NodeId {
     type Err = NodeParseError;
 
-    /// Accepts `9f6bdeced846`, `0x9F6BDECED846`, `9f:6b:de:ce:d8:46`, `9f-6b-de-ce-d8-46`
-    /// or a decimal number such as `175285648414790`. Twelve digits that are all decimal
-    /// are read as hex, the form users copy from `ip link`.
+    /// Reads a node ID written in hex, in one of three forms (hex digits in either case):
+    ///
+    /// | form | example |
+    /// |---|---|
+    /// | bare: exactly 12 hex digits | `9f6bdeced846`, `000000000001` |
+    /// | `0x` or `0X` and 1 to 12 hex digits (a number, as Python's `hex()` writes it) | `0x9F6BDECED846`, `0x1` |
+    /// | six octets of 2 hex digits, the same `:` or `-` between them (as `ip link` writes a MAC) | `9f:6b:de:ce:d8:46`, `9F-6B-DE-CE-D8-46` |
+    ///
+    /// Nothing else: no spaces, no single-digit octets, and no decimal numbers. Digits are
+    /// hex digits at every length, so one text always means one number. A node ID is a
+    /// MAC address by origin and is written in hex everywhere (`ip link`, `inspect`, this
+    /// type's `Display`); were decimal read too, the bare form would make `123456789012`
+    /// either a number that changes base with its length or, read as decimal, a trap for
+    /// a MAC copied without colons that happens to hold no letter. A number held as an
+    /// integer (Python's `uuid1(node=...)` takes one) is passed as `0x` and its hex
+    /// digits, which Python's `hex()` writes; a decimal number is refused with its hex
+    /// spelling in the message.
+    ///
+    /// ```
+    /// use uuidkit::NodeId;
+    /// assert_eq!("123456789012".parse::<NodeId>()?.as_u64(), 0x1234_5678_9012);
+    /// assert_eq!("0x1".parse::<NodeId>()?.as_u64(), 1);
+    /// let err = "175285648414790".parse::<NodeId>().unwrap_err();
+    /// assert!(err.to_string().contains("175285648414790 in hex is 0x9f6bdeced846"));
+    /// # Ok::<(), uuidkit::node::NodeParseError>(())
+    /// ```
     fn from_str(s: &str) -> Result<NodeId, NodeParseError> {
-        let bytes = s.as_bytes();
-        let fail = |index: usize, expected: &'static str| NodeParseError {
-            input: s.to_string(),
-            index,
-            expected,
+        let b = s.as_bytes();
+        let prefixed = b.len() >= 2 && b[0] == b'0' && (b[1] == b'x' || b[1] == b'X');
+        let form = if b.is_empty() {
+            Form::Empty
+        } else if prefixed {
+            Form::Prefixed
+        } else if b.iter().any(|&c| c == b':' || c == b'-') {
+            Form::Separated
+        } else {
+            Form::Bare
         };
-        let hex = |c: u8| (c as char).to_digit(16).map(|d| d as u64);
-        if bytes.len() == 17 && (bytes[2] == b':' || bytes[2] == b'-') {
-            let sep = bytes[2];
-            let mut v = 0u64;
-            for (i, &c) in bytes.iter().enumerate() {
-                if i % 3 == 2 {
-                    if c != sep {
-                        return Err(fail(i, "the same separator between every octet"));
+        let fail = |index: usize, expected: Expected| NodeParseError::new(s, index, expected, form);
+        let mut v = 0u64;
+        match form {
+            Form::Empty | Form::Word => return Err(fail(0, Expected::HexDigit)),
+            Form::Prefixed => {
+                for (i, &c) in b.iter().enumerate().skip(2) {
+                    if i == 2 + 12 {
+                        return Err(fail(i, Expected::End));
                     }
-                } else {
-                    v = v << 4 | hex(c).ok_or_else(|| fail(i, "a hex digit"))?;
+                    v = v << 4 | hex_value(c).ok_or_else(|| fail(i, Expected::HexDigitAfter0x))?;
+                }
+                if b.len() == 2 {
+                    return Err(fail(2, Expected::HexDigitAfter0x));
                 }
             }
-            return Ok(NodeId::from_u64_masked(v));
-        }
-        let (start, is_hex) = if bytes.len() > 2 && (s.starts_with("0x") || s.starts_with("0X")) {
-            (2, true)
-        } else {
-            (0, bytes.len() == 12)
-        };
-        if is_hex {
-            if bytes.len() - start != 12 {
-                let at = if bytes.len() - start > 12 {
-                    start + 12
-                } else {
-                    bytes.len()
-                };
-                return Err(fail(at, "exactly 12 hex digits"));
+            Form::Separated => {
+                let mut sep = None;
+                // Position 3k and 3k+1 hold octet k, 3k+2 the separator after it.
+                for i in 0..17 {
+                    let c = b.get(i).copied();
+                    if i % 3 == 2 {
+                        match (c, sep) {
+                            (Some(c @ (b':' | b'-')), None) => sep = Some(c),
+                            (Some(c), Some(s)) if c == s => {}
+                            _ => return Err(fail(i, Expected::Separator(sep.map(char::from)))),
+                        }
+                    } else {
+                        let d = c.and_then(hex_value);
+                        v = v << 4 | d.ok_or_else(|| fail(i, Expected::OctetDigit))?;
+                    }
+                }
+                if b.len() > 17 {
+                    return Err(fail(17, Expected::End));
+                }
             }
-            let mut v = 0u64;
-            for (i, &c) in bytes.iter().enumerate().skip(start) {
-                v = v << 4 | hex(c).ok_or_else(|| fail(i, "a hex digit"))?;
+            Form::Bare => {
+                for (i, &c) in b.iter().enumerate() {
+                    if i == 12 {
+                        return Err(fail(i, Expected::End));
+                    }
+                    v = v << 4 | hex_value(c).ok_or_else(|| fail(i, Expected::HexDigit))?;
+                }
+                if b.len() < 12 {
+                    return Err(fail(b.len(), Expected::HexDigit));
+                }
             }
-            return Ok(NodeId::from_u64_masked(v));
         }
-        if bytes.is_empty() {
-            return Err(fail(0, "a node ID"));
-        }
-        let mut v = 0u64;
-        for (i, &c) in bytes.iter().enumerate() {
-            let d = match c {
-                b'0'..=b'9' => (c - b'0') as u64,
-                _ => return Err(fail(i, "a decimal digit")),
-            };
-            v = v
-                .checked_mul(10)
-                .and_then(|v| v.checked_add(d))
-                .filter(|v| v >> 48 == 0)
-                .ok_or_else(|| fail(i, "a number below 2^48"))?;
-        }
+        // At most 12 hex digits were read: v < 2^48.
         Ok(NodeId::from_u64_masked(v))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn parses_every_written_form() {
-        let want = NodeId::from_u64(0x9f6bdeced846).unwrap();
-        for s in [
-            "9f6bdeced846",
-            "9F6BDECED846",
-            "0x9f6bdeced846",
-            "0X9F6BDECED846",
-            "9f:6b:de:ce:d8:46",
-            "9F-6B-DE-CE-D8-46",
-            "175285648414790",
-        ] {
-            assert_eq!(s.parse::<NodeId>(), Ok(want), "{s}");
-        }
-        assert_eq!(
-            "000000000001".parse::<NodeId>().unwrap().as_u64(),
-            1,
-            "12 digits are hex"
-        );
-        assert_eq!("1".parse::<NodeId>().unwrap().as_u64(), 1);
-    }
-
-    #[test]
-    fn rejects_malformed_with_position() {
-        for (s, at) in [
-            ("", 0),
-            ("9f6bdeced84", 1),
-            ("0x9f6bdeced84", 13),
-            ("0x9f6bdeced8466", 14),
-            ("9f:6b:de:ce:d8-46", 14),
-            ("9f:6b:de:ce:d8:4g", 16),
-            ("9f6bdeced84g", 11),
-            ("281474976710656", 14),
-            ("-1", 0),
-        ] {
-            let e = s.parse::<NodeId>().expect_err(s);
-            assert_eq!(e.index(), at, "{s}: {e}");
-        }
     }
 }
 
@@ -237,13 +419,22 @@ mod tests {
 /// | `random` | a new random node ID, multicast bit set, for every UUID |
 /// | `mac` | the MAC address of a physical, up, non-loopback interface; without one, `static` and a [warning](crate::generator::gregorian::GregorianGenerator::node_warning) |
 /// | `hash` | SHA-256 over the host name, the MAC addresses and the IP addresses, first 6 bytes, multicast bit set: stable on one host |
-/// | a value | that node ID: 12 hex digits, `0x`-prefixed or with `:`/`-` separators, or a decimal number |
+/// | a value | that node ID, in hex: 12 hex digits, `0x` and 1 to 12 hex digits, or six 2-digit octets separated by `:` or `-` ([`NodeId::from_str`]) |
+///
+/// The words are lowercase. A value is always hex, whatever its length: `123456789012`
+/// is the node ID `0x123456789012`, and a decimal number is an error.
 ///
 /// ```
-/// use uuidkit::node::NodeStrategy;
+/// use uuidkit::{node::NodeStrategy, NodeId};
 /// assert_eq!("mac".parse::<NodeStrategy>()?, NodeStrategy::Mac);
-/// assert!(matches!("0x0123456789ab".parse::<NodeStrategy>()?, NodeStrategy::Fixed(_)));
-/// assert!("0x0123".parse::<NodeStrategy>().is_err());
+/// assert_eq!(
+///     "0x0123".parse::<NodeStrategy>()?,
+///     NodeStrategy::Fixed(NodeId::from_u64(0x0123).unwrap())
+/// );
+/// let err = "bogus".parse::<NodeStrategy>().unwrap_err();
+/// assert!(err.to_string().starts_with(
+///     "invalid node ID \"bogus\": at byte 0, expected static, random, mac, hash or a node ID"
+/// ));
 /// # Ok::<(), uuidkit::node::NodeParseError>(())
 /// ```
 #[derive(Clone, Default)]
@@ -290,18 +481,37 @@ impl fmt::Debug for NodeStrategy {
 
 impl FromStr for NodeStrategy {
     type Err = NodeParseError;
+
+    /// A word of the table above, or a node ID ([`NodeId::from_str`]). A text that
+    /// starts like no node ID (empty, or not with a hex digit) or is a word that cannot
+    /// be one (letters only, one of them beyond `f`) is reported at byte 0 as expecting
+    /// a word or a node ID; anything else gets the node ID parser's error.
+    ///
+    /// ```
+    /// use uuidkit::node::{Expected, NodeStrategy};
+    /// assert_eq!("hash".parse::<NodeStrategy>()?, NodeStrategy::Hash);
+    /// let err = "MAC".parse::<NodeStrategy>().unwrap_err();
+    /// assert_eq!((err.index(), err.expected()), (0, Expected::StrategyOrNode));
+    /// let err = "0x".parse::<NodeStrategy>().unwrap_err();
+    /// assert_eq!((err.index(), err.expected()), (2, Expected::HexDigitAfter0x));
+    /// # Ok::<(), uuidkit::node::NodeParseError>(())
+    /// ```
     fn from_str(s: &str) -> Result<NodeStrategy, NodeParseError> {
         Ok(match s {
             "static" => NodeStrategy::Static,
             "random" => NodeStrategy::Random,
             "mac" => NodeStrategy::Mac,
             "hash" => NodeStrategy::Hash,
-            _ => NodeStrategy::Fixed(s.parse().map_err(|mut e: NodeParseError| {
-                e.expected = match e.expected {
-                    "a decimal digit" if e.index == 0 => "static, random, mac, hash or a node ID",
-                    other => other,
-                };
-                e
+            _ => NodeStrategy::Fixed(s.parse().map_err(|e: NodeParseError| {
+                let b = s.as_bytes();
+                let word = b.first().is_none_or(|c| !c.is_ascii_hexdigit())
+                    || (b.iter().all(u8::is_ascii_alphabetic)
+                        && b.iter().any(|c| !c.is_ascii_hexdigit()));
+                if word {
+                    NodeParseError::new(s, 0, Expected::StrategyOrNode, Form::Word)
+                } else {
+                    e
+                }
             })?),
         })
     }
@@ -309,24 +519,61 @@ impl FromStr for NodeStrategy {
 
 impl NodeStrategy {
     /// The name of the environment variable [`from_env`](Self::from_env) reads.
-    pub const ENV: &'static str = "UUIDKIT_NODE";
-
-    /// The strategy `UUIDKIT_NODE` names, `Ok(None)` when it is unset or empty, an error
-    /// naming the variable when it is malformed.
     ///
     /// ```
-    /// // Unset in doc tests.
-    /// assert_eq!(uuidkit::node::NodeStrategy::from_env()?, None);
-    /// # Ok::<(), uuidkit::node::NodeParseError>(())
+    /// assert_eq!(uuidkit::node::NodeStrategy::ENV, "UUIDKIT_NODE");
     /// ```
-    pub fn from_env() -> Result<Option<NodeStrategy>, NodeParseError> {
-        match std::env::var(Self::ENV) {
-            Ok(v) if !v.is_empty() => v.parse().map(Some).map_err(|mut e: NodeParseError| {
-                e.input = format!("{}={}", Self::ENV, e.input);
-                e.index += Self::ENV.len() + 1;
-                e
-            }),
-            _ => Ok(None),
+    pub const ENV: &'static str = "UUIDKIT_NODE";
+
+    /// The strategy `UUIDKIT_NODE` names ([`from_env_value`](Self::from_env_value) of its
+    /// value): `Ok(None)` when it is unset or empty, an error naming the variable when it
+    /// is malformed or not UTF-8.
+    ///
+    /// ```
+    /// use uuidkit::node::NodeStrategy;
+    /// match NodeStrategy::from_env() {
+    ///     Ok(strategy) => println!("{strategy:?}"),
+    ///     Err(e) => assert_eq!(e.variable(), NodeStrategy::ENV),
+    /// }
+    /// ```
+    pub fn from_env() -> Result<Option<NodeStrategy>, NodeEnvError> {
+        match std::env::var_os(Self::ENV) {
+            Some(v) => Self::from_env_value(&v),
+            None => Ok(None),
+        }
+    }
+
+    /// The strategy a value of `UUIDKIT_NODE` names: `Ok(None)` when it is empty (as if
+    /// unset), an error naming the variable when it is not UTF-8 or not a strategy. The
+    /// error's byte index counts within the value.
+    ///
+    /// ```
+    /// use std::ffi::OsStr;
+    /// use uuidkit::node::NodeStrategy;
+    /// assert_eq!(NodeStrategy::from_env_value(OsStr::new("random"))?, Some(NodeStrategy::Random));
+    /// assert_eq!(NodeStrategy::from_env_value(OsStr::new(""))?, None);
+    /// let err = NodeStrategy::from_env_value(OsStr::new("bogus")).unwrap_err();
+    /// assert_eq!((err.variable(), err.index()), ("UUIDKIT_NODE", 0));
+    /// assert!(err.to_string().starts_with(
+    ///     "invalid UUIDKIT_NODE value \"bogus\": at byte 0, expected static, random, mac, \
+    ///      hash or a node ID"
+    /// ));
+    /// # Ok::<(), uuidkit::node::NodeEnvError>(())
+    /// ```
+    pub fn from_env_value(value: &OsStr) -> Result<Option<NodeStrategy>, NodeEnvError> {
+        if value.is_empty() {
+            return Ok(None);
+        }
+        let fail = |cause| NodeEnvError {
+            variable: Self::ENV,
+            value: value.to_os_string(),
+            cause,
+        };
+        // The OS's bytes (Unix) or their WTF-8 encoding (Windows); either is UTF-8
+        // exactly when the value is Unicode.
+        match core::str::from_utf8(value.as_encoded_bytes()) {
+            Err(e) => Err(fail(EnvCause::NotUtf8(e.valid_up_to()))),
+            Ok(s) => s.parse().map(Some).map_err(|e| fail(EnvCause::Invalid(e))),
         }
     }
 
@@ -359,6 +606,108 @@ impl NodeStrategy {
     }
 }
 
+/// A malformed node-strategy environment variable (`UUIDKIT_NODE`): the variable's name
+/// and its value, kept apart, and why the value is not a strategy.
+///
+/// ```
+/// use std::ffi::OsStr;
+/// use uuidkit::node::NodeStrategy;
+/// let err = NodeStrategy::from_env_value(OsStr::new("mac:1")).unwrap_err();
+/// assert_eq!(err.variable(), "UUIDKIT_NODE");
+/// assert_eq!(err.value(), OsStr::new("mac:1"));
+/// assert_eq!(err.index(), 0);
+/// assert!(err.parse_error().is_some());
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NodeEnvError {
+    variable: &'static str,
+    value: OsString,
+    cause: EnvCause,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum EnvCause {
+    /// Not UTF-8 from this byte index on.
+    NotUtf8(usize),
+    Invalid(NodeParseError),
+}
+
+impl NodeEnvError {
+    /// The variable's name.
+    ///
+    /// ```
+    /// # use uuidkit::node::NodeStrategy;
+    /// let err = NodeStrategy::from_env_value("x".as_ref()).unwrap_err();
+    /// assert_eq!(err.variable(), NodeStrategy::ENV);
+    /// ```
+    pub fn variable(&self) -> &'static str {
+        self.variable
+    }
+
+    /// The variable's whole value.
+    ///
+    /// ```
+    /// # use uuidkit::node::NodeStrategy;
+    /// let err = NodeStrategy::from_env_value("x".as_ref()).unwrap_err();
+    /// assert_eq!(err.value(), "x");
+    /// ```
+    pub fn value(&self) -> &OsStr {
+        &self.value
+    }
+
+    /// Byte index, within the value, of the first offending byte (the value's length if
+    /// it ended early).
+    ///
+    /// ```
+    /// # use uuidkit::node::NodeStrategy;
+    /// let err = NodeStrategy::from_env_value("0x12g".as_ref()).unwrap_err();
+    /// assert_eq!(err.index(), 4);
+    /// ```
+    pub fn index(&self) -> usize {
+        match &self.cause {
+            EnvCause::NotUtf8(i) => *i,
+            EnvCause::Invalid(e) => e.index(),
+        }
+    }
+
+    /// Why the value is not a strategy, or `None` when it is not UTF-8.
+    ///
+    /// ```
+    /// # use uuidkit::node::{Expected, NodeStrategy};
+    /// let err = NodeStrategy::from_env_value("0x".as_ref()).unwrap_err();
+    /// assert_eq!(err.parse_error().unwrap().expected(), Expected::HexDigitAfter0x);
+    /// ```
+    pub fn parse_error(&self) -> Option<&NodeParseError> {
+        match &self.cause {
+            EnvCause::NotUtf8(_) => None,
+            EnvCause::Invalid(e) => Some(e),
+        }
+    }
+}
+
+impl fmt::Display for NodeEnvError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // `OsStr`'s Debug quotes the value like a `str`'s and writes bytes that are not
+        // UTF-8 as \xNN escapes.
+        write!(f, "invalid {} value {:?}: ", self.variable, self.value)?;
+        match &self.cause {
+            EnvCause::Invalid(e) => e.detail(f),
+            EnvCause::NotUtf8(i) => {
+                write!(f, "at byte {i}, expected UTF-8 text")?;
+                if let Some(b) = self.value.as_encoded_bytes().get(*i) {
+                    write!(f, ", found the byte 0x{b:02x}")?;
+                }
+                f.write_str(
+                    " (the value is static, random, mac, hash or a node ID such as \
+                     9f6bdeced846, 0x9f6bdeced846 or 9f:6b:de:ce:d8:46)",
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for NodeEnvError {}
+
 /// A random node ID with the multicast bit set (RFC 9562 §6.10): 47 random bits.
 ///
 /// ```
@@ -387,4 +736,240 @@ pub fn host_hash_node() -> NodeId {
     }
     let d = h.finalize();
     NodeId::from_bytes([d[0], d[1], d[2], d[3], d[4], d[5]]).with_multicast()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn node(s: &str) -> u64 {
+        s.parse::<NodeId>()
+            .unwrap_or_else(|e| panic!("{e}"))
+            .as_u64()
+    }
+
+    fn error(s: &str) -> NodeParseError {
+        s.parse::<NodeId>().expect_err(s)
+    }
+
+    #[test]
+    fn node_parses_every_written_form() {
+        for s in [
+            "9f6bdeced846",
+            "9F6BDECED846",
+            "0x9f6bdeced846",
+            "0X9F6BDECED846",
+            "9f:6b:de:ce:d8:46",
+            "9F-6B-DE-CE-D8-46",
+        ] {
+            assert_eq!(node(s), 0x9f6bdeced846, "{s}");
+        }
+        assert_eq!(node("000000000001"), 1);
+        assert_eq!(node("0x1"), 1);
+        assert_eq!(node("0x000000000001"), 1);
+        assert_eq!(node("0xffffffffffff"), 0xffff_ffff_ffff);
+        assert_eq!(node("ff:ff:ff:ff:ff:ff"), 0xffff_ffff_ffff);
+    }
+
+    /// A bare digit string is hex at every length, never decimal at some.
+    #[test]
+    fn node_digits_are_hex_whatever_their_length() {
+        assert_eq!(node("123456789012"), 0x1234_5678_9012);
+        for s in ["12345678901", "1234567890123", "1", "175285648414790"] {
+            let e = error(s);
+            let m = e.to_string();
+            assert!(m.contains("decimal numbers are not accepted"), "{m}");
+            assert!(!m.contains("decimal digit"), "{m}");
+        }
+        let m = error("175285648414790").to_string();
+        assert!(
+            m.contains("175285648414790 in hex is 0x9f6bdeced846"),
+            "{m}"
+        );
+        let m = error("281474976710656").to_string();
+        assert!(m.contains("281474976710656 is not below 2^48"), "{m}");
+        let m = error("99999999999999999999999").to_string();
+        assert!(m.contains("is not below 2^48"), "{m}");
+        // A short hex text is pointed at the 0x form.
+        let m = error("12345678901").to_string();
+        assert!(m.contains("at byte 11, expected a hex digit"), "{m}");
+        assert!(m.contains("write 0x12345678901"), "{m}");
+        assert!(m.contains("12345678901 in hex is 0x2dfdc1c35"), "{m}");
+    }
+
+    #[test]
+    fn node_rejects_malformed_with_position() {
+        use Expected::*;
+        for (s, at, expected) in [
+            ("", 0, HexDigit),
+            ("9f6bdeced84", 11, HexDigit),
+            ("9f6bdeced84g", 11, HexDigit),
+            ("9f6bdeced8466", 12, End),
+            ("0x", 2, HexDigitAfter0x),
+            ("0X", 2, HexDigitAfter0x),
+            ("0x12g", 4, HexDigitAfter0x),
+            ("0x9f6bdeced8466", 14, End),
+            ("0x0000000000001", 14, End),
+            ("9f:6b:de:ce:d8-46", 14, Separator(Some(':'))),
+            ("9f:6b:de:ce:d8:4g", 16, OctetDigit),
+            ("01:23:45:67:89:a", 16, OctetDigit),
+            ("01:02:03:04:05", 14, Separator(Some(':'))),
+            ("01:02:03:04:05:06:", 17, End),
+            ("9:6b:de:ce:d8:46", 1, OctetDigit),
+            ("9f.6b:de:ce:d8:46", 2, Separator(None)),
+            ("-1", 0, OctetDigit),
+            ("é:", 0, OctetDigit),
+        ] {
+            let e = error(s);
+            assert_eq!((e.index(), e.expected()), (at, expected), "{s}: {e}");
+            assert!(e.index() <= s.len());
+            assert_eq!(e.found(), s[at..].chars().next(), "{s}");
+            assert_eq!(e.input(), s);
+        }
+    }
+
+    /// The messages point at what the form needs, not at decimal digits.
+    #[test]
+    fn node_messages_name_the_form() {
+        let m = error("01:23:45:67:89:a").to_string();
+        assert_eq!(
+            m,
+            "invalid node ID \"01:23:45:67:89:a\": at byte 16, expected the second hex digit \
+             of octet 6 (an octet is 2 hex digits), found the end of the input (with \
+             separators, a node ID is six octets of 2 hex digits with the same ':' or '-' \
+             between them: 17 bytes; this text is 16)"
+        );
+        let m = error("01:02:03:04:05").to_string();
+        assert!(
+            m.contains("at byte 14, expected ':' after octet 5, as after octet 1")
+                && m.contains("this text is 14"),
+            "{m}"
+        );
+        let m = error("0x").to_string();
+        assert_eq!(
+            m,
+            "invalid node ID \"0x\": at byte 2, expected a hex digit after 0x, found the end \
+             of the input (0x is followed by 1 to 12 hex digits)"
+        );
+        let m = error("9f6bdeced84 ").to_string();
+        assert!(m.contains("found a space"), "{m}");
+        for s in [
+            "01:23:45:67:89:a",
+            "01:02:03:04:05",
+            "0x",
+            "0x12g",
+            "zz",
+            "abc",
+        ] {
+            let m = error(s).to_string();
+            assert!(!m.contains("decimal digit"), "{m}");
+        }
+    }
+
+    #[test]
+    fn node_display_parses_back() {
+        for v in [0, 1, 0x9f6bdeced846, 0xffff_ffff_ffff] {
+            let n = NodeId::from_u64(v).unwrap();
+            assert_eq!(n.to_string().parse::<NodeId>(), Ok(n));
+            assert_eq!(format!("0x{v:x}").parse::<NodeId>(), Ok(n));
+        }
+    }
+
+    #[test]
+    fn node_strategy_words_and_values() {
+        use NodeStrategy::*;
+        for (s, want) in [
+            ("static", Static),
+            ("random", Random),
+            ("mac", Mac),
+            ("hash", Hash),
+            (
+                "123456789012",
+                Fixed(NodeId::from_u64(0x1234_5678_9012).unwrap()),
+            ),
+            ("0xa", Fixed(NodeId::from_u64(10).unwrap())),
+        ] {
+            assert_eq!(s.parse::<NodeStrategy>(), Ok(want), "{s}");
+        }
+        // Words that are not strategies are reported at byte 0, as words.
+        for s in [
+            "", "bogus", "MAC", "Static", "static ", " mac", "-1", "zz", "macs",
+        ] {
+            let e = s.parse::<NodeStrategy>().expect_err(s);
+            assert_eq!(
+                (e.index(), e.expected()),
+                (0, Expected::StrategyOrNode),
+                "{s}"
+            );
+            assert!(
+                e.to_string().contains(
+                    "expected static, random, mac, hash or a node ID (the words are lowercase"
+                ),
+                "{e}"
+            );
+        }
+        // Text that starts like a node ID gets the node ID's error.
+        for (s, at) in [
+            ("0x", 2),
+            ("deadbeef", 8),
+            ("01:02:03:04:05", 14),
+            ("12345", 5),
+        ] {
+            let e = s.parse::<NodeStrategy>().expect_err(s);
+            assert_eq!(e, error(s), "{s}");
+            assert_eq!(e.index(), at, "{s}");
+        }
+    }
+
+    /// The variable is named apart from its value and the index counts within the
+    /// value.
+    #[test]
+    fn node_env_value_names_the_variable_and_indexes_the_value() {
+        let e = NodeStrategy::from_env_value(OsStr::new("bogus")).unwrap_err();
+        assert_eq!(e.variable(), "UUIDKIT_NODE");
+        assert_eq!(e.value(), OsStr::new("bogus"));
+        assert_eq!(e.index(), 0);
+        let m = e.to_string();
+        assert!(
+            m.starts_with(
+                "invalid UUIDKIT_NODE value \"bogus\": at byte 0, expected static, random, mac, \
+                 hash or a node ID"
+            ),
+            "{m}"
+        );
+        assert!(!m.contains("UUIDKIT_NODE="), "{m}");
+        let e = NodeStrategy::from_env_value(OsStr::new("0x12g")).unwrap_err();
+        assert_eq!(e.index(), 4);
+        assert_eq!(e.parse_error().map(NodeParseError::index), Some(4));
+        assert_eq!(NodeStrategy::from_env_value(OsStr::new("")), Ok(None));
+        assert_eq!(
+            NodeStrategy::from_env_value(OsStr::new("9f:6b:de:ce:d8:46")),
+            Ok(Some(NodeStrategy::Fixed(
+                NodeId::from_u64(0x9f6bdeced846).unwrap()
+            )))
+        );
+    }
+
+    /// A value that is not UTF-8 is an error, not "unset".
+    #[cfg(unix)]
+    #[test]
+    fn node_env_value_not_utf8_is_an_error() {
+        use std::os::unix::ffi::OsStrExt;
+        for (bytes, at, shown) in [
+            (&b"\xff\xfe"[..], 0, r#""\xFF\xFE""#),
+            (b"mac\xff", 3, r#""mac\xFF""#),
+        ] {
+            let e = NodeStrategy::from_env_value(OsStr::from_bytes(bytes)).unwrap_err();
+            assert_eq!((e.index(), e.parse_error()), (at, None));
+            let m = e.to_string();
+            assert!(
+                m.starts_with(&format!(
+                    "invalid UUIDKIT_NODE value {shown}: at byte {at}, expected UTF-8 text, \
+                     found the byte 0x{:02x}",
+                    bytes[at]
+                )),
+                "{m}"
+            );
+        }
+    }
 }
