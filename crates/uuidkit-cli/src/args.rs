@@ -38,7 +38,7 @@ EXIT STATUS:
 
 ENVIRONMENT:
   UUIDKIT_NODE  node strategy for gen v1/v2/v6 when --node is not given
-                (static, random, mac, hash or a 48-bit node value)
+                (static, random, mac, hash or a 48-bit node value in hex)
 
 EXAMPLES:
   uuidkit gen v7 -n 5

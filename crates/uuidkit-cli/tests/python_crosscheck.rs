@@ -97,7 +97,7 @@ fn python_reads_what_uuidkit_generates_and_inspect_agrees() {
             "--clock-seq",
             "0",
             "--node",
-            "0",
+            "0x0",
         ],
         &["gen", "v1", "--time", "5236-03-31T21:21:00.6846975Z"],
         &["gen", "v2", "-n", "5", "--local-id", "1000"],

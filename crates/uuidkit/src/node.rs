@@ -283,7 +283,8 @@ impl NodeParseError {
                 write!(
                     f,
                     " (without 0x or separators, a node ID is exactly 12 hex digits; this text \
-                     is {len} bytes"
+                     is {len} byte{}",
+                    if len == 1 { "" } else { "s" }
                 )?;
                 let all_hex = self.input.bytes().all(|c| c.is_ascii_hexdigit());
                 if all_hex && len < 12 {
