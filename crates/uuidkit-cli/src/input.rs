@@ -116,15 +116,10 @@ struct Fault<'a> {
 
 impl fmt::Display for Fault<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let text = self.err.to_string();
-        if self.err.input_len() as u64 == self.len {
-            return f.write_str(&text);
-        }
         // The kept bytes have the whole input's fault (see KEEP); only the stated length
         // is theirs.
-        let theirs = format!("(the input is {} bytes;", self.err.input_len());
-        let whole = format!("(the input is {} bytes;", self.len);
-        f.write_str(&text.replacen(&theirs, &whole, 1))
+        let len = usize::try_from(self.len).unwrap_or(usize::MAX);
+        write!(f, "{}", self.err.with_input_len(len))
     }
 }
 

@@ -374,6 +374,21 @@ impl ParseError {
         self.len
     }
 
+    /// The same fault, stated for a longer input of `len` bytes of which only the first
+    /// were parsed. No UUID text is longer than 45 bytes, so a reader that keeps just the
+    /// first bytes of a huge line finds the same fault at the same index; this corrects
+    /// the length the message states.
+    ///
+    /// ```
+    /// let err = uuidkit::Uuid::parse_ascii(&[b'a'; 64]).unwrap_err();
+    /// let whole = err.with_input_len(5_000_000);
+    /// assert_eq!((whole.index(), whole.input_len()), (err.index(), 5_000_000));
+    /// assert!(whole.to_string().contains("(the input is 5000000 bytes;"));
+    /// ```
+    pub const fn with_input_len(self, len: usize) -> ParseError {
+        ParseError { len, ..self }
+    }
+
     const fn kind_message(&self) -> &'static str {
         match self.expected {
             Expected::HexDigit => "invalid UUID literal: expected a hex digit",
