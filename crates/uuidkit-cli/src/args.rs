@@ -140,7 +140,8 @@ its argument or line number, and the exit status is 1; the valid ones are still 
   version     the version field, 0-15, in the RFC 9562 variant (1-8 are the versions
               RFC 9562 defines); null in the other variants (so for Nil and Max)
   nil, max    whether it is the Nil or the Max UUID
-  time        v1, v2, v6 (7 fractional digits), v7 (3 digits); RFC 3339, UTC
+  time        v1, v2, v6 (7 fractional digits), v7 (3 digits); RFC 3339, UTC, with
+              years past 9999 in ISO 8601's expanded form (+010889-08-02T05:31:50.655Z)
   timestamp   v1, v2, v6: 100 ns ticks since 1582-10-15; v7: Unix milliseconds
   clock_seq   v1, v6 (14 bits), v2 (its 6 stored bits)
   node        v1, v2, v6: 12 lowercase hex digits
@@ -311,11 +312,14 @@ pub struct GenArgs {
         long,
         value_name = "RFC3339",
         value_parser = parse_time,
+        allow_hyphen_values = true,
         long_help = "Embed this instant instead of the current time (v1, v2, v6, v7 and the\n\
                      time-based v8). RFC 3339: YYYY-MM-DDTHH:MM:SS, an optional fraction of up\n\
                      to 9 digits, then Z or an offset ±HH:MM, e.g. 2022-02-22T14:22:22-05:00.\n\
-                     The instant must fit the version: from 1582-10-15 for v1, v2 and v6,\n\
-                     from 1970 for v7 and v8."
+                     Years past 9999 take ISO 8601's expanded form, a sign and at least six\n\
+                     digits (+010889-08-02T05:31:50.655Z), as inspect writes them.\n\
+                     The instant must fit the version: from 1582-10-15 to 5236-03-31 for v1,\n\
+                     v2 and v6, from 1970 to +010889-08-02 for v7, to 2335 for v8."
     )]
     pub time: Option<TimeArg>,
 
