@@ -29,6 +29,8 @@
 //! - [`time`]: timestamps, RFC 3339, the [`Clock`](time::Clock) trait.
 //! - [`random`]: the CSPRNG; [`node`]: node IDs.
 //! - [`generator`]: the stateful generators (v1, v6, v7, v8) and the process-wide defaults.
+//! - [`store`]: generator state in a file shared by every generator on the host: leases
+//!   of timestamp space that survive restarts, crashes and power loss.
 
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
@@ -43,6 +45,7 @@ pub mod namespace;
 pub mod node;
 mod platform;
 pub mod random;
+pub mod store;
 pub mod text;
 pub mod time;
 mod uuid;

@@ -1,0 +1,937 @@
+//! Generator state in stable storage, shared by every generator on the host (RFC 9562
+//! §6.3).
+//!
+//! A time-based generator that keeps its last timestamp only in memory can repeat a UUID
+//! after a restart whose clock reads earlier than before, or when two processes of one
+//! host use the same node ID. RFC 9562 §6.3 and the drafts before it answer with a state
+//! file: the last timestamp, the clock sequence and the node ID, read and written under a
+//! system-wide lock. Doing that for every UUID would cost a lock and a write each, so the
+//! store hands out *leases*: a process asks for a block of positions (timestamps, or
+//! timestamp and counter), the store records the block's end, and the process then
+//! generates from the block with neither lock nor I/O.
+//!
+//! # What the store guarantees
+//! - Leases of one [`GeneratorKind`] never overlap, across threads, processes and
+//!   restarts: each starts above the highest position ever leased (`high`).
+//! - A crash (`kill -9`) loses nothing: every write replaces the file atomically (a new
+//!   file renamed over the old one), and the page cache holds it for the next process.
+//! - A power loss loses nothing either, at the price of one `fsync` per five seconds of
+//!   the kind's time: the file carries a *write-ahead mark* (`durable`) above every
+//!   position ever leased, written durably before any position above the previous mark
+//!   is handed out. After a reboot (the file's boot ID differs from the current one) the
+//!   store continues above that mark instead of the possibly stale `high`.
+//! - Every failure is reported, never hidden, and never stops generation: a damaged file
+//!   is rewritten from fresh state with a [`StoreWarning`] on the [`Lease`]; a file that
+//!   cannot be locked, read or written gives [`StoreError::Unavailable`] and the caller
+//!   goes on in memory.
+//!
+//! # The file
+//! A few lines of text, so that `cat` shows it and `uuidkit state check` can say which
+//! line and field is wrong:
+//!
+//! ```text
+//! uuidkit-state 1
+//! boot 8c5a4e9c-3f1e-4f4e-9d7a-1b2c3d4e5f60
+//! gregorian node=9f6bdeced846 high=139613640000000000 durable=139613640050000000 last-clock=139613639999990000 clock-seq=13256
+//! v7 high=7435987429934907392123 durable=7436009420167462912000 last-clock=7435987429930000000000
+//! checksum 5d41402abc4b2a76
+//! ```
+//!
+//! - `uuidkit-state <version>`: the format version; a newer one than this library reads
+//!   is treated as damage (the file is rewritten in version 1).
+//! - `boot <id>`: the boot ID of the system that wrote the file
+//!   (`/proc/sys/kernel/random/boot_id` on Linux), or `boot none` where there is none.
+//! - One line per generator kind, in a fixed order (Gregorian ones by node ID, then
+//!   `v7`, then `v8`), with named decimal fields: `high`, `durable`, `last-clock`, and
+//!   for Gregorian ones `node` (12 hex digits) and `clock-seq` (0–16383). Positions are
+//!   those of [`GeneratorKind`].
+//! - `checksum <16 hex digits>`: the first 8 bytes of the SHA-256 of every byte before
+//!   this line. A file cut short loses this line; one changed by hand fails it.
+//!
+//! The file is read up to [`MAX_FILE_SIZE`] bytes; anything longer is damage. At most
+//! [`MAX_GREGORIAN_ENTRIES`] Gregorian entries are kept (processes with random node IDs
+//! each add one), the ones with the oldest clock readings going first.
+//!
+//! ```
+//! use uuidkit::store::{GeneratorKind, LeaseRequest, StateStore};
+//! use uuidkit::layout::ClockSequence;
+//!
+//! let dir = std::env::temp_dir().join(format!("uuidkit-doc-store-{}", std::process::id()));
+//! let store = StateStore::open(dir.join("state"));
+//! let req = LeaseRequest::new(GeneratorKind::V7, 1_000 << 42, 1_000 << 42, 4096);
+//! let a = store.lease(&req)?;
+//! let b = store.lease(&req)?;
+//! assert_eq!((a.start, a.end), (1_000 << 42, (1_000 << 42) + 4095));
+//! assert_eq!(b.start, a.end + 1); // never overlaps, whatever the request
+//! # std::fs::remove_dir_all(&dir).ok();
+//! # Ok::<(), uuidkit::store::StoreError>(())
+//! ```
+
+mod format;
+mod storage;
+#[cfg(test)]
+mod tests;
+
+use core::fmt;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+pub use storage::{FileStorage, LockGuard, MemoryStorage, Storage};
+
+use crate::NodeId;
+use crate::layout::ClockSequence;
+use format::{Entry, State};
+
+/// How long [`StateStore::lease`] waits for the lock before giving up: 2 s.
+pub const DEFAULT_LOCK_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// The most bytes of a state file that are read (1 MiB); a longer file is damage. A
+/// file that ever had that many entries is not one this library wrote.
+pub const MAX_FILE_SIZE: usize = 1 << 20;
+
+/// The most Gregorian entries (node IDs) a file keeps: 256. A process with a random node
+/// ID adds one; without a limit the file would grow with every such process.
+pub const MAX_GREGORIAN_ENTRIES: usize = 256;
+
+/// A generator whose positions the store hands out; each has its own entry in the file.
+///
+/// A *position* is a number ordered like the UUIDs it stands for:
+/// - `Gregorian(node)`: 100 ns ticks since 1582-10-15 (60 bits), shared by v1, v2 and v6
+///   of that node ID (they take their timestamps from one clock and one clock sequence).
+/// - `V7`: the first 90 payload bits of a v7 UUID, `unix_ms (48) << 42 | x (42)`.
+/// - `V8`: `steps_10ns (60) << 30 | counter (30)`.
+///
+/// ```
+/// use uuidkit::store::GeneratorKind;
+/// assert_eq!(GeneratorKind::V7.max_position(), (1 << 90) - 1);
+/// assert_eq!(GeneratorKind::V8.write_ahead_window(), 500_000_000 << 30); // 5 s
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GeneratorKind {
+    /// v1, v2 and v6 of one node ID.
+    Gregorian(NodeId),
+    /// v7.
+    V7,
+    /// Time-based v8.
+    V8,
+}
+
+impl GeneratorKind {
+    /// The last position: 2^60 − 1 for Gregorian, 2^90 − 1 for v7 and v8.
+    ///
+    /// ```
+    /// use uuidkit::{store::GeneratorKind, NodeId};
+    /// let g = GeneratorKind::Gregorian(NodeId::from_bytes([1, 0, 0, 0, 0, 0]));
+    /// assert_eq!(g.max_position(), (1 << 60) - 1);
+    /// ```
+    pub const fn max_position(self) -> u128 {
+        match self {
+            GeneratorKind::Gregorian(_) => (1 << 60) - 1,
+            GeneratorKind::V7 | GeneratorKind::V8 => (1 << 90) - 1,
+        }
+    }
+
+    /// How far above a lease's end the write-ahead mark is set: five seconds of the
+    /// kind's time. A larger window means fewer `fsync`s; a smaller one that a reboot
+    /// skips fewer positions.
+    ///
+    /// ```
+    /// use uuidkit::store::GeneratorKind;
+    /// assert_eq!(GeneratorKind::V7.write_ahead_window(), 5000 << 42); // 5000 ms
+    /// ```
+    pub const fn write_ahead_window(self) -> u128 {
+        match self {
+            GeneratorKind::Gregorian(_) => 50_000_000,
+            GeneratorKind::V7 => 5000 << 42,
+            GeneratorKind::V8 => 500_000_000 << 30,
+        }
+    }
+
+    /// The order of entries in the file: Gregorian by node ID, then v7, then v8.
+    fn sort_key(self) -> (u8, u64) {
+        match self {
+            GeneratorKind::Gregorian(n) => (0, n.as_u64()),
+            GeneratorKind::V7 => (1, 0),
+            GeneratorKind::V8 => (2, 0),
+        }
+    }
+}
+
+impl fmt::Display for GeneratorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GeneratorKind::Gregorian(n) => write!(f, "gregorian node={n}"),
+            GeneratorKind::V7 => f.write_str("v7"),
+            GeneratorKind::V8 => f.write_str("v8"),
+        }
+    }
+}
+
+/// What a generator asks of [`StateStore::lease`].
+///
+/// ```
+/// use uuidkit::store::{GeneratorKind, LeaseRequest};
+/// let req = LeaseRequest::new(GeneratorKind::V8, 100 << 30, (100 << 30) + 7, 1 << 20);
+/// assert_eq!(req.max_start, None);
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct LeaseRequest {
+    /// Whose positions.
+    pub kind: GeneratorKind,
+    /// The clock reading, in the kind's position units, without any random seed. The
+    /// store compares it with the previous lease's reading to see the clock go back.
+    pub clock: u128,
+    /// The first position the caller would like: the clock reading, plus a random seed
+    /// where the generator uses one. The lease starts here unless that is at or below a
+    /// position already leased.
+    pub from: u128,
+    /// How many positions (at least 1; 0 is taken as 1).
+    pub len: u128,
+    /// If the lease would start above this, grant nothing and report
+    /// [`StoreError::Ahead`]: for a generator that would rather wait for its clock than
+    /// run far ahead of it.
+    pub max_start: Option<u128>,
+    /// Gregorian: a clock sequence the caller has fixed (it is used and stored); `None`
+    /// to use the stored one.
+    pub clock_seq: Option<ClockSequence>,
+    /// Gregorian: the clock sequence a new entry starts with when the caller fixed none;
+    /// a random one, as RFC 9562 §6.3 asks when there is no state.
+    pub fresh_clock_seq: ClockSequence,
+}
+
+impl LeaseRequest {
+    /// A request for `len` positions from `from` at clock reading `clock`, with no
+    /// `max_start`, no fixed clock sequence, and 0 as the fresh one (set
+    /// [`fresh_clock_seq`](Self::fresh_clock_seq) to a random value for Gregorian kinds).
+    ///
+    /// ```
+    /// use uuidkit::store::{GeneratorKind, LeaseRequest};
+    /// let req = LeaseRequest::new(GeneratorKind::V7, 5 << 42, 5 << 42, 16);
+    /// assert_eq!((req.from, req.len), (5 << 42, 16));
+    /// ```
+    pub fn new(kind: GeneratorKind, clock: u128, from: u128, len: u128) -> LeaseRequest {
+        LeaseRequest {
+            kind,
+            clock,
+            from,
+            len,
+            max_start: None,
+            clock_seq: None,
+            fresh_clock_seq: ClockSequence::from_masked(0),
+        }
+    }
+}
+
+/// A block of positions granted to one caller, which alone generates from it.
+///
+/// ```
+/// use uuidkit::store::{GeneratorKind, LeaseRequest, MemoryStorage, StateStore};
+/// let store = StateStore::with_storage(Box::new(MemoryStorage::new()));
+/// let lease = store.lease(&LeaseRequest::new(GeneratorKind::V7, 0, 10, 5))?;
+/// assert_eq!((lease.start, lease.end, lease.len()), (10, 14, 5));
+/// assert!(lease.warning.is_none() && lease.clock_seq.is_none());
+/// # Ok::<(), uuidkit::store::StoreError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lease {
+    /// The first position: `max(from, high + 1)`.
+    pub start: u128,
+    /// The last position (inclusive): `min(start + len − 1, the kind's last)`.
+    pub end: u128,
+    /// Gregorian: the clock sequence to use with this block; `None` for v7 and v8.
+    pub clock_seq: Option<ClockSequence>,
+    /// The file was damaged and has been rewritten; generation goes on. Show it once.
+    pub warning: Option<StoreWarning>,
+}
+
+impl Lease {
+    /// How many positions: `end − start + 1`.
+    ///
+    /// ```
+    /// # use uuidkit::store::{GeneratorKind, LeaseRequest, MemoryStorage, StateStore};
+    /// # let store = StateStore::with_storage(Box::new(MemoryStorage::new()));
+    /// let lease = store.lease(&LeaseRequest::new(GeneratorKind::V8, 0, 0, 3))?;
+    /// assert_eq!(lease.len(), 3);
+    /// # Ok::<(), uuidkit::store::StoreError>(())
+    /// ```
+    #[allow(clippy::len_without_is_empty)] // a lease is never empty
+    pub fn len(&self) -> u128 {
+        self.end - self.start + 1
+    }
+}
+
+/// Why [`StateStore::lease`] granted nothing.
+///
+/// ```
+/// use uuidkit::store::{GeneratorKind, LeaseRequest, MemoryStorage, StateStore, StoreError};
+/// let store = StateStore::with_storage(Box::new(MemoryStorage::new()));
+/// let mut req = LeaseRequest::new(GeneratorKind::V7, 0, 100, 10);
+/// store.lease(&req)?;
+/// req.max_start = Some(105);
+/// assert_eq!(store.lease(&req), Err(StoreError::Ahead { start: 110 }));
+/// # Ok::<(), StoreError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum StoreError {
+    /// The lease would start at `start`, above the request's `max_start`. Nothing was
+    /// written.
+    Ahead {
+        /// Where the lease would have started.
+        start: u128,
+    },
+    /// Every position of the kind is leased: `high` is its last one.
+    Exhausted,
+    /// The state file cannot be locked, read or written; the warning says why. The caller
+    /// goes on in memory.
+    Unavailable(StoreWarning),
+}
+
+impl fmt::Display for StoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StoreError::Ahead { start } => write!(
+                f,
+                "the next free position, {start}, is further ahead than the generator accepts"
+            ),
+            StoreError::Exhausted => f.write_str("every position of this generator is used"),
+            StoreError::Unavailable(w) => w.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for StoreError {}
+
+/// What is wrong with a state file, with the line and field at fault where there is one.
+///
+/// ```
+/// use uuidkit::store::Problem;
+/// let p = Problem::Syntax { line: 3, field: "high".into(), message: "not a decimal number".into() };
+/// assert_eq!(p.to_string(), "line 3, field high: not a decimal number");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Problem {
+    /// There is no file (only [`read_state`] reports this; a lease starts afresh
+    /// silently, as on first use).
+    Missing,
+    /// The file is empty.
+    Empty,
+    /// The file is longer than `limit` bytes.
+    TooLarge {
+        /// [`MAX_FILE_SIZE`].
+        limit: usize,
+    },
+    /// The file ends early: in the middle of line `line` (`mid_line`), or after it
+    /// without the final checksum line.
+    Truncated {
+        /// The last line there is.
+        line: usize,
+        /// Whether that line lacks its line feed.
+        mid_line: bool,
+    },
+    /// Line `line` is not what the format has there.
+    Syntax {
+        /// 1-based.
+        line: usize,
+        /// The field at fault: a field name (`high`, `clock-seq` …), or `header`,
+        /// `boot`, `kind`, `checksum`, `text` for the line's leading word or its bytes.
+        field: String,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// The file is in a format version newer than this library reads.
+    FutureVersion {
+        /// The version the file states.
+        found: u32,
+    },
+    /// The checksum line does not match the content above it.
+    BadChecksum {
+        /// The line it is on.
+        line: usize,
+        /// The checksum the file states.
+        stored: u64,
+        /// The checksum of the content.
+        computed: u64,
+    },
+    /// A file operation failed.
+    Io {
+        /// What was being done, naming the file: `create directory /x`, `read /x/state` …
+        action: String,
+        /// The error's kind.
+        kind: std::io::ErrorKind,
+        /// The operating system's message.
+        message: String,
+    },
+    /// Another process held the lock for longer than the timeout.
+    LockTimeout {
+        /// How long the store waited.
+        timeout: Duration,
+    },
+}
+
+impl Problem {
+    /// An I/O failure while doing `action`.
+    pub(crate) fn io(action: impl Into<String>, e: &std::io::Error) -> Problem {
+        Problem::Io {
+            action: action.into(),
+            kind: e.kind(),
+            message: e.to_string(),
+        }
+    }
+
+    /// Whether this is damage to the content (rewriting the file repairs it), as opposed
+    /// to a file that cannot be used at all.
+    ///
+    /// ```
+    /// use uuidkit::store::Problem;
+    /// assert!(Problem::Empty.is_damage());
+    /// assert!(!Problem::Missing.is_damage());
+    /// ```
+    pub fn is_damage(&self) -> bool {
+        matches!(
+            self,
+            Problem::Empty
+                | Problem::TooLarge { .. }
+                | Problem::Truncated { .. }
+                | Problem::Syntax { .. }
+                | Problem::FutureVersion { .. }
+                | Problem::BadChecksum { .. }
+        )
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Problem::Missing => f.write_str("does not exist"),
+            Problem::Empty => f.write_str("is empty"),
+            Problem::TooLarge { limit } => write!(f, "is larger than {limit} bytes"),
+            Problem::Truncated {
+                line,
+                mid_line: true,
+            } => write!(f, "is cut short in line {line}"),
+            Problem::Truncated {
+                line,
+                mid_line: false,
+            } => write!(f, "is cut short after line {line}: no checksum line"),
+            Problem::Syntax {
+                line,
+                field,
+                message,
+            } => write!(f, "line {line}, field {field}: {message}"),
+            Problem::FutureVersion { found } => write!(
+                f,
+                "format version {found} is newer than this uuidkit reads ({})",
+                format::VERSION
+            ),
+            Problem::BadChecksum {
+                line,
+                stored,
+                computed,
+            } => write!(
+                f,
+                "line {line}, field checksum: {stored:016x} does not match the content \
+                 ({computed:016x})"
+            ),
+            Problem::Io {
+                action, message, ..
+            } => write!(f, "cannot {action}: {message}"),
+            Problem::LockTimeout { timeout } => write!(
+                f,
+                "another process has held the lock file for longer than {timeout:?}"
+            ),
+        }
+    }
+}
+
+/// What happens after a [`Problem`].
+///
+/// ```
+/// use uuidkit::store::Outcome;
+/// assert_eq!(Outcome::InMemory.to_string(), "generating in memory without it");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Outcome {
+    /// The file was rewritten from fresh state: generation went on from the clock (and,
+    /// for a new Gregorian entry, a fresh random clock sequence).
+    Repaired,
+    /// The file cannot be used; the generator goes on with its state in memory.
+    InMemory,
+    /// Found by [`read_state`], which changes nothing: the next lease will rewrite the
+    /// file from fresh state.
+    WillRepair,
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Outcome::Repaired => "started afresh from the clock and rewrote the file",
+            Outcome::InMemory => "generating in memory without it",
+            Outcome::WillRepair => "the next generator will start afresh and rewrite it",
+        })
+    }
+}
+
+/// A problem with the state file, the file, and what happens now.
+///
+/// Displays as `state file /path: <what is wrong>; <what happens now>`.
+///
+/// ```
+/// use uuidkit::store::{GeneratorKind, LeaseRequest, Problem, StateStore};
+/// let dir = std::env::temp_dir().join(format!("uuidkit-doc-warning-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir).unwrap();
+/// std::fs::write(dir.join("state"), "").unwrap();
+/// let store = StateStore::open(dir.join("state"));
+/// let lease = store.lease(&LeaseRequest::new(GeneratorKind::V7, 0, 0, 1))?;
+/// let w = lease.warning.unwrap();
+/// assert_eq!(w.problem(), &Problem::Empty);
+/// assert_eq!(
+///     w.to_string(),
+///     format!("state file {}: is empty; started afresh from the clock and rewrote the file",
+///             dir.join("state").display())
+/// );
+/// # std::fs::remove_dir_all(&dir).ok();
+/// # Ok::<(), uuidkit::store::StoreError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoreWarning {
+    path: PathBuf,
+    problem: Problem,
+    outcome: Outcome,
+}
+
+impl StoreWarning {
+    /// A warning about the file at `path`.
+    ///
+    /// ```
+    /// use uuidkit::store::{Outcome, Problem, StoreWarning};
+    /// let w = StoreWarning::new("/x/state", Problem::Empty, Outcome::WillRepair);
+    /// assert!(w.to_string().starts_with("state file /x/state: is empty;"));
+    /// ```
+    pub fn new(path: impl Into<PathBuf>, problem: Problem, outcome: Outcome) -> StoreWarning {
+        StoreWarning {
+            path: path.into(),
+            problem,
+            outcome,
+        }
+    }
+
+    /// The state file.
+    ///
+    /// ```
+    /// # use uuidkit::store::{Outcome, Problem, StoreWarning};
+    /// let w = StoreWarning::new("/x/state", Problem::Empty, Outcome::WillRepair);
+    /// assert_eq!(w.path(), std::path::Path::new("/x/state"));
+    /// ```
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// What is wrong.
+    ///
+    /// ```
+    /// # use uuidkit::store::{Outcome, Problem, StoreWarning};
+    /// let w = StoreWarning::new("/x/state", Problem::Empty, Outcome::WillRepair);
+    /// assert_eq!(w.problem(), &Problem::Empty);
+    /// ```
+    pub fn problem(&self) -> &Problem {
+        &self.problem
+    }
+
+    /// What happens now.
+    ///
+    /// ```
+    /// # use uuidkit::store::{Outcome, Problem, StoreWarning};
+    /// let w = StoreWarning::new("/x/state", Problem::Empty, Outcome::WillRepair);
+    /// assert_eq!(w.outcome(), Outcome::WillRepair);
+    /// ```
+    pub fn outcome(&self) -> Outcome {
+        self.outcome
+    }
+}
+
+impl fmt::Display for StoreWarning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "state file {}: {}; {}",
+            self.path.display(),
+            self.problem,
+            self.outcome
+        )
+    }
+}
+
+impl std::error::Error for StoreWarning {}
+
+/// The generator state store: leases blocks of positions from a state file shared by
+/// every generator on the host. `Send + Sync`; generators hold it in an `Arc`.
+///
+/// ```
+/// use uuidkit::store::{GeneratorKind, LeaseRequest, StateStore};
+/// use std::time::Duration;
+///
+/// let dir = std::env::temp_dir().join(format!("uuidkit-doc-statestore-{}", std::process::id()));
+/// let a = StateStore::open(dir.join("state")).with_lock_timeout(Duration::from_millis(500));
+/// let b = StateStore::open(dir.join("state")); // another process, say
+/// let req = LeaseRequest::new(GeneratorKind::V8, 7 << 30, 7 << 30, 100);
+/// let x = a.lease(&req)?;
+/// let y = b.lease(&req)?;
+/// assert!(y.start > x.end);
+/// # std::fs::remove_dir_all(&dir).ok();
+/// # Ok::<(), uuidkit::store::StoreError>(())
+/// ```
+pub struct StateStore {
+    storage: Box<dyn Storage>,
+    lock_timeout: Duration,
+}
+
+impl fmt::Debug for StateStore {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("StateStore")
+            .field("path", &self.path())
+            .field("lock_timeout", &self.lock_timeout)
+            .finish_non_exhaustive()
+    }
+}
+
+impl StateStore {
+    /// The store of the state file at `path` (its lock file is `path` + `.lock`). Does no
+    /// I/O: the file and its directory are created by the first lease.
+    ///
+    /// ```
+    /// let store = uuidkit::store::StateStore::open("/nonexistent/uuidkit/state");
+    /// assert_eq!(store.path(), Some(std::path::Path::new("/nonexistent/uuidkit/state")));
+    /// ```
+    pub fn open(path: impl Into<PathBuf>) -> StateStore {
+        StateStore::with_storage(Box::new(FileStorage::new(path)))
+    }
+
+    /// The store over any [`Storage`], such as a [`MemoryStorage`] in tests.
+    ///
+    /// ```
+    /// use uuidkit::store::{MemoryStorage, StateStore};
+    /// let store = StateStore::with_storage(Box::new(MemoryStorage::new()));
+    /// assert_eq!(store.path(), None);
+    /// ```
+    pub fn with_storage(storage: Box<dyn Storage>) -> StateStore {
+        StateStore {
+            storage,
+            lock_timeout: DEFAULT_LOCK_TIMEOUT,
+        }
+    }
+
+    /// How long a lease waits for another process's lock before giving up with
+    /// [`StoreError::Unavailable`] (default [`DEFAULT_LOCK_TIMEOUT`]). A process stopped
+    /// while holding the lock therefore delays others by at most this.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// let store = uuidkit::store::StateStore::open("/tmp/state")
+    ///     .with_lock_timeout(Duration::from_millis(100));
+    /// # let _ = store;
+    /// ```
+    pub fn with_lock_timeout(mut self, d: Duration) -> StateStore {
+        self.lock_timeout = d;
+        self
+    }
+
+    /// The state file, for a file store.
+    ///
+    /// ```
+    /// let store = uuidkit::store::StateStore::open("/tmp/uuidkit/state");
+    /// assert_eq!(store.path().unwrap().file_name().unwrap(), "state");
+    /// ```
+    pub fn path(&self) -> Option<&Path> {
+        self.storage.path()
+    }
+
+    /// The name warnings give the storage: its path, or `<memory>`.
+    fn display_path(&self) -> PathBuf {
+        self.path()
+            .map_or_else(|| PathBuf::from("<memory>"), Path::to_path_buf)
+    }
+
+    fn unavailable(&self, problem: Problem) -> StoreError {
+        StoreError::Unavailable(StoreWarning::new(
+            self.display_path(),
+            problem,
+            Outcome::InMemory,
+        ))
+    }
+
+    /// Leases the positions `max(from, high + 1) ..= min(that + len − 1, last)` to the
+    /// caller: under the lock, reads the file, records the block, writes the file (durably
+    /// when the block passes the write-ahead mark), and releases the lock.
+    ///
+    /// - A missing file is first use: the lease starts from `from`, no warning.
+    /// - A damaged file (empty, cut short, garbage, newer format, bad checksum, too
+    ///   large) is replaced by fresh state; the lease carries a warning.
+    /// - The file cannot be locked in time, read or written: [`StoreError::Unavailable`].
+    ///
+    /// Gregorian clock sequence: a new entry takes the request's fixed one, else its
+    /// fresh one. An existing entry takes the fixed one if any, else the stored one, plus
+    /// one if the clock reads earlier than at the previous lease (RFC 9562 §5.1: the
+    /// clock went back). The previous reading recorded is that of the *latest* lease, not
+    /// the highest ever: after a real step back, one lease sees it and the ones after it
+    /// compare with the new, lower clock, so one step back costs one increment rather
+    /// than one per lease until the clock catches up. A process whose reading is older
+    /// than another's (it waited for the lock) may increment it needlessly; that is
+    /// harmless, since the positions themselves never repeat.
+    ///
+    /// ```
+    /// use uuidkit::store::{GeneratorKind, LeaseRequest, MemoryStorage, StateStore};
+    /// use uuidkit::{layout::ClockSequence, NodeId};
+    ///
+    /// let store = StateStore::with_storage(Box::new(MemoryStorage::new()));
+    /// let kind = GeneratorKind::Gregorian(NodeId::from_bytes([1, 2, 3, 4, 5, 6]));
+    /// let mut req = LeaseRequest::new(kind, 1000, 1000, 10);
+    /// req.fresh_clock_seq = ClockSequence::new(77).unwrap();
+    /// let a = store.lease(&req)?;
+    /// assert_eq!((a.start, a.end, a.clock_seq.unwrap().get()), (1000, 1009, 77));
+    /// req.clock = 900; // the clock went back
+    /// req.from = 900;
+    /// let b = store.lease(&req)?;
+    /// assert_eq!((b.start, b.clock_seq.unwrap().get()), (1010, 78));
+    /// # Ok::<(), uuidkit::store::StoreError>(())
+    /// ```
+    pub fn lease(&self, req: &LeaseRequest) -> Result<Lease, StoreError> {
+        let _lock = self
+            .storage
+            .lock(self.lock_timeout)
+            .map_err(|p| self.unavailable(p))?;
+        let bytes = self
+            .storage
+            .read(MAX_FILE_SIZE)
+            .map_err(|p| self.unavailable(p))?;
+        let boot = format::valid_boot_id(self.storage.boot_id());
+
+        let (mut state, warning) = match bytes {
+            // First use: nothing to warn about (as libuuid's clock.txt).
+            None => (State::default(), None),
+            Some(bytes) => {
+                let parsed = format::parse(&bytes);
+                match parsed.problem {
+                    None => (parsed.state, None),
+                    Some(p) => (
+                        State::default(),
+                        Some(StoreWarning::new(self.display_path(), p, Outcome::Repaired)),
+                    ),
+                }
+            }
+        };
+
+        // `high` is exact only while the system that wrote it is still up: a power loss
+        // may have dropped writes that were never synced. The write-ahead mark was synced
+        // before any position above the previous mark was handed out, so it is a safe
+        // floor. Both boot IDs unknown: every write was synced (see below), `high` holds.
+        if state.boot != boot {
+            for e in &mut state.entries {
+                e.high = e.high.max(e.durable);
+            }
+        }
+        state.boot = boot;
+
+        let kind = req.kind;
+        let max = kind.max_position();
+        let clock = req.clock.min(max);
+        let old = state.get(kind).copied();
+
+        let start = match old {
+            Some(e) => req.from.max(e.high + 1),
+            None => req.from,
+        };
+        if start > max {
+            return Err(StoreError::Exhausted);
+        }
+        if req.max_start.is_some_and(|m| start > m) {
+            return Err(StoreError::Ahead { start });
+        }
+        let end = start.saturating_add(req.len.max(1) - 1).min(max);
+
+        let clock_seq = match kind {
+            GeneratorKind::Gregorian(_) => Some(match (req.clock_seq, old) {
+                (Some(fixed), _) => fixed,
+                (None, None) => req.fresh_clock_seq,
+                (None, Some(e)) => {
+                    let stored = e.clock_seq.unwrap_or(req.fresh_clock_seq);
+                    if clock < e.last_clock {
+                        stored.next()
+                    } else {
+                        stored
+                    }
+                }
+            }),
+            GeneratorKind::V7 | GeneratorKind::V8 => None,
+        };
+
+        // Write ahead: once a block passes the mark, raise the mark a window above it and
+        // sync before handing the block out. Blocks below the mark need no sync: a crash
+        // keeps the page cache, and a power loss falls back to the mark.
+        let passes_mark = old.is_none_or(|e| end > e.durable);
+        let durable = match old {
+            Some(e) if !passes_mark => e.durable,
+            _ => end.saturating_add(kind.write_ahead_window()).min(max),
+        };
+        state.put(Entry {
+            kind,
+            high: end,
+            durable,
+            last_clock: clock,
+            clock_seq,
+        });
+
+        // Without a boot ID a reboot cannot be told from a restart, so `high` must be
+        // trustworthy at all times: every write is synced.
+        let sync = passes_mark || state.boot.is_none();
+        self.storage
+            .write(&format::encode(&state), sync)
+            .map_err(|p| self.unavailable(p))?;
+        Ok(Lease {
+            start,
+            end,
+            clock_seq,
+            warning,
+        })
+    }
+
+    /// What the file holds now, and what is wrong with it, without changing it.
+    ///
+    /// ```
+    /// use uuidkit::store::{GeneratorKind, LeaseRequest, MemoryStorage, StateStore};
+    /// let store = StateStore::with_storage(Box::new(MemoryStorage::new()));
+    /// store.lease(&LeaseRequest::new(GeneratorKind::V7, 5, 5, 10))?;
+    /// let snap = store.snapshot()?;
+    /// assert!(snap.damage.is_none() && snap.checksum_ok);
+    /// assert_eq!(snap.entries[0].high, 14);
+    /// # Ok::<(), uuidkit::store::StoreError>(())
+    /// ```
+    pub fn snapshot(&self) -> Result<StateSnapshot, StoreError> {
+        let bytes = self
+            .storage
+            .read(MAX_FILE_SIZE)
+            .map_err(|p| self.unavailable(p))?
+            .ok_or_else(|| self.unavailable(Problem::Missing))?;
+        let parsed = format::parse(&bytes);
+        Ok(StateSnapshot {
+            path: self.display_path(),
+            format_version: parsed.version,
+            checksum_ok: parsed.checksum_ok,
+            boot_id: parsed.state.boot.clone(),
+            current_boot_id: format::valid_boot_id(self.storage.boot_id()),
+            size: bytes.len(),
+            entries: parsed.state.entries.iter().map(Entry::snapshot).collect(),
+            damage: parsed
+                .problem
+                .map(|p| StoreWarning::new(self.display_path(), p, Outcome::WillRepair)),
+        })
+    }
+}
+
+/// What a state file holds, for `uuidkit state show` and `state check`.
+///
+/// ```
+/// use uuidkit::store::{read_state, GeneratorKind, LeaseRequest, StateStore};
+/// let dir = std::env::temp_dir().join(format!("uuidkit-doc-snapshot-{}", std::process::id()));
+/// StateStore::open(dir.join("state")).lease(&LeaseRequest::new(GeneratorKind::V8, 3, 3, 1))?;
+/// let snap = read_state(&dir.join("state"))?;
+/// assert_eq!(snap.format_version, 1);
+/// assert_eq!(snap.entries[0].kind, GeneratorKind::V8);
+/// # std::fs::remove_dir_all(&dir).ok();
+/// # Ok::<(), uuidkit::store::StoreError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct StateSnapshot {
+    /// The file (`<memory>` for a [`MemoryStorage`]).
+    pub path: PathBuf,
+    /// The format version the file states; 0 if its first line is not a header.
+    pub format_version: u32,
+    /// Whether the checksum line matches the content.
+    pub checksum_ok: bool,
+    /// The boot ID the file records.
+    pub boot_id: Option<String>,
+    /// This system's boot ID now. When it differs from `boot_id`, the next lease starts
+    /// above each entry's `durable`.
+    pub current_boot_id: Option<String>,
+    /// The file's size in bytes (up to [`MAX_FILE_SIZE`] + 1).
+    pub size: usize,
+    /// The entries, as far as they could be read (those before any damage).
+    pub entries: Vec<EntrySnapshot>,
+    /// What is wrong with the file, naming the line and field; `None` if it is sound.
+    pub damage: Option<StoreWarning>,
+}
+
+/// One generator kind's entry in a state file.
+///
+/// ```
+/// # use uuidkit::store::{GeneratorKind, LeaseRequest, MemoryStorage, StateStore};
+/// # let store = StateStore::with_storage(Box::new(MemoryStorage::new()));
+/// store.lease(&LeaseRequest::new(GeneratorKind::V7, 5, 5, 10))?;
+/// let e = &store.snapshot()?.entries[0];
+/// assert_eq!((e.high, e.last_clock), (14, 5));
+/// assert_eq!(e.durable, 14 + GeneratorKind::V7.write_ahead_window());
+/// # Ok::<(), uuidkit::store::StoreError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EntrySnapshot {
+    /// Whose entry.
+    pub kind: GeneratorKind,
+    /// The highest position ever leased (exact while the system stays up).
+    pub high: u128,
+    /// The write-ahead mark: every position ever leased is at or below it, and the last
+    /// synced file says so.
+    pub durable: u128,
+    /// The clock reading of the latest lease.
+    pub last_clock: u128,
+    /// Gregorian: the clock sequence; `None` for v7 and v8.
+    pub clock_seq: Option<ClockSequence>,
+}
+
+/// Reads the state file at `path` without locking or changing it: what it holds, and
+/// in [`StateSnapshot::damage`] what is wrong with it. A missing or unreadable file is
+/// [`StoreError::Unavailable`] (with [`Problem::Missing`] or [`Problem::Io`]).
+///
+/// ```
+/// use uuidkit::store::{read_state, Problem, StoreError};
+/// let dir = std::env::temp_dir().join(format!("uuidkit-doc-read-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir).unwrap();
+/// std::fs::write(dir.join("state"), "uuidkit-state 1\nboot none\nv7 high=x\n").unwrap();
+/// let damage = read_state(&dir.join("state"))?.damage.unwrap();
+/// assert_eq!(damage.problem().to_string(), "is cut short after line 3: no checksum line");
+/// match read_state(&dir.join("absent")) {
+///     Err(StoreError::Unavailable(w)) => assert_eq!(w.problem(), &Problem::Missing),
+///     other => panic!("{other:?}"),
+/// }
+/// # std::fs::remove_dir_all(&dir).ok();
+/// # Ok::<(), StoreError>(())
+/// ```
+pub fn read_state(path: &Path) -> Result<StateSnapshot, StoreError> {
+    StateStore::open(path).snapshot()
+}
+
+/// Where the state file lives by default: `$XDG_STATE_HOME/uuidkit/state`, else
+/// `$HOME/.local/state/uuidkit/state` (the XDG base directory rules: a relative or empty
+/// `XDG_STATE_HOME` is ignored); `None` if neither variable gives an absolute path.
+///
+/// ```
+/// if let Some(p) = uuidkit::store::default_path() {
+///     assert!(p.ends_with("uuidkit/state"));
+/// }
+/// ```
+pub fn default_path() -> Option<PathBuf> {
+    default_path_from(
+        std::env::var_os("XDG_STATE_HOME").map(PathBuf::from),
+        std::env::var_os("HOME").map(PathBuf::from),
+    )
+}
+
+fn default_path_from(xdg_state_home: Option<PathBuf>, home: Option<PathBuf>) -> Option<PathBuf> {
+    if let Some(x) = xdg_state_home.filter(|p| p.is_absolute()) {
+        return Some(x.join("uuidkit").join("state"));
+    }
+    home.filter(|p| p.is_absolute())
+        .map(|h| h.join(".local").join("state").join("uuidkit").join("state"))
+}

@@ -1,0 +1,517 @@
+//! Where state files live: the [`Storage`] layer under [`StateStore`](super::StateStore),
+//! the real [`FileStorage`], and [`MemoryStorage`] for tests.
+
+use core::fmt;
+use std::fs::{self, File, OpenOptions, TryLockError};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use super::Problem;
+
+/// The longest pause between two attempts at a busy lock: short enough that a waiter
+/// takes over soon after the holder is done, long enough not to spin.
+const MAX_LOCK_PAUSE: Duration = Duration::from_millis(10);
+
+/// What a [`StateStore`](super::StateStore) needs of the place its state lives: a lock
+/// with a timeout, the current bytes, atomic replacement of them (synced or not), and
+/// the boot ID.
+///
+/// Implementations report failures as [`Problem`]s naming the file and the operation;
+/// the store adds the outcome.
+///
+/// ```
+/// use std::time::Duration;
+/// use uuidkit::store::{MemoryStorage, Storage};
+///
+/// let s = MemoryStorage::new();
+/// let guard = s.lock(Duration::from_millis(10)).unwrap();
+/// assert_eq!(s.read(1024).unwrap(), None);
+/// s.write(b"abc", true).unwrap();
+/// assert_eq!(s.read(1024).unwrap().as_deref(), Some(&b"abc"[..]));
+/// drop(guard);
+/// ```
+pub trait Storage: Send + Sync {
+    /// The state file, if the storage is a file (for messages and
+    /// [`StateStore::path`](super::StateStore::path)).
+    fn path(&self) -> Option<&Path>;
+
+    /// Takes the exclusive, system-wide lock, waiting at most `timeout` for another
+    /// holder ([`Problem::LockTimeout`]). Held until the guard is dropped.
+    fn lock(&self, timeout: Duration) -> Result<LockGuard<'_>, Problem>;
+
+    /// The current content, `None` if there is none (first use). Reads at most
+    /// `limit + 1` bytes: enough for the caller to tell the content is over `limit`
+    /// without reading a file of any size.
+    fn read(&self, limit: usize) -> Result<Option<Vec<u8>>, Problem>;
+
+    /// Replaces the content atomically: a reader sees the old bytes or the new ones,
+    /// never a mix. With `durable`, the new bytes survive a power loss once this returns;
+    /// without, they survive a crash of the process but maybe not a power loss.
+    fn write(&self, bytes: &[u8], durable: bool) -> Result<(), Problem>;
+
+    /// The ID of the running system's boot, which changes at every boot; `None` where
+    /// there is none.
+    fn boot_id(&self) -> Option<String>;
+}
+
+/// Proof of holding a [`Storage`]'s lock; dropping it releases the lock.
+///
+/// ```
+/// use std::time::Duration;
+/// use uuidkit::store::{MemoryStorage, Storage};
+/// let s = MemoryStorage::new();
+/// let guard = s.lock(Duration::ZERO).unwrap();
+/// assert!(s.lock(Duration::ZERO).is_err()); // held
+/// drop(guard);
+/// assert!(s.lock(Duration::ZERO).is_ok());
+/// ```
+pub struct LockGuard<'a> {
+    _held: Box<dyn Held + 'a>,
+}
+
+/// Anything: a guard only needs to be dropped.
+trait Held {}
+impl<T> Held for T {}
+
+impl<'a> LockGuard<'a> {
+    /// A guard that releases the lock by dropping `held` (a locked file, a mutex guard).
+    ///
+    /// ```
+    /// let m = std::sync::Mutex::new(());
+    /// let guard = uuidkit::store::LockGuard::new(m.lock().unwrap());
+    /// assert!(m.try_lock().is_err());
+    /// drop(guard);
+    /// assert!(m.try_lock().is_ok());
+    /// ```
+    pub fn new<T: 'a>(held: T) -> LockGuard<'a> {
+        LockGuard {
+            _held: Box::new(held),
+        }
+    }
+}
+
+impl fmt::Debug for LockGuard<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("LockGuard")
+    }
+}
+
+/// Calls `attempt` until it gives the lock, pausing briefly in between, for at most
+/// `timeout` (at least one attempt).
+fn poll_lock<T>(
+    timeout: Duration,
+    mut attempt: impl FnMut() -> Result<Option<T>, Problem>,
+) -> Result<T, Problem> {
+    // A timeout too large for `Instant` waits for ever.
+    let deadline = Instant::now().checked_add(timeout);
+    let mut pause = Duration::from_millis(1);
+    loop {
+        if let Some(guard) = attempt()? {
+            return Ok(guard);
+        }
+        let left = match deadline {
+            Some(d) => d.saturating_duration_since(Instant::now()),
+            None => MAX_LOCK_PAUSE,
+        };
+        if left.is_zero() {
+            return Err(Problem::LockTimeout { timeout });
+        }
+        thread::sleep(pause.min(left));
+        pause = (pause * 2).min(MAX_LOCK_PAUSE);
+    }
+}
+
+/// The state file on disk, and its lock file beside it.
+///
+/// - Lock: an exclusive `flock` on `<path>.lock`, a file that is created once and never
+///   replaced or removed (replacing it would let two processes lock two different
+///   files). The kernel releases it when its holder exits, however it exits.
+/// - Write: a temporary file `<path>.tmp` in the same directory (so the rename cannot
+///   cross file systems), renamed over the state file; for a durable write, the file is
+///   synced before the rename and the directory after it.
+/// - Boot ID: `/proc/sys/kernel/random/boot_id` on Linux, `None` elsewhere.
+///
+/// ```
+/// use uuidkit::store::{FileStorage, StateStore};
+/// let path = std::env::temp_dir().join("uuidkit-doc-file-storage/state");
+/// let store = StateStore::with_storage(Box::new(FileStorage::new(&path)));
+/// assert_eq!(store.path(), Some(path.as_path()));
+/// ```
+#[derive(Clone, Debug)]
+pub struct FileStorage {
+    path: PathBuf,
+    lock_path: PathBuf,
+    tmp_path: PathBuf,
+}
+
+impl FileStorage {
+    /// The storage of the state file at `path`. Does no I/O: the directory is created at
+    /// the first lock.
+    ///
+    /// ```
+    /// use uuidkit::store::{FileStorage, Storage};
+    /// let s = FileStorage::new("/var/lib/uuidkit/state");
+    /// assert_eq!(s.lock_path(), std::path::Path::new("/var/lib/uuidkit/state.lock"));
+    /// ```
+    pub fn new(path: impl Into<PathBuf>) -> FileStorage {
+        let path = path.into();
+        let with_suffix = |suffix: &str| {
+            let mut p = path.clone().into_os_string();
+            p.push(suffix);
+            PathBuf::from(p)
+        };
+        FileStorage {
+            lock_path: with_suffix(".lock"),
+            tmp_path: with_suffix(".tmp"),
+            path,
+        }
+    }
+
+    /// The lock file: the state file's path with `.lock` appended.
+    ///
+    /// ```
+    /// let s = uuidkit::store::FileStorage::new("state");
+    /// assert_eq!(s.lock_path(), std::path::Path::new("state.lock"));
+    /// ```
+    pub fn lock_path(&self) -> &Path {
+        &self.lock_path
+    }
+
+    /// The directory holding the state file (`.` for a bare file name).
+    fn dir(&self) -> &Path {
+        match self.path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        }
+    }
+
+    fn write_tmp(&self, bytes: &[u8], durable: bool) -> Result<(), Problem> {
+        let tmp = &self.tmp_path;
+        let mut f = OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(tmp)
+            .map_err(|e| Problem::io(format!("create {}", tmp.display()), &e))?;
+        f.write_all(bytes)
+            .map_err(|e| Problem::io(format!("write {}", tmp.display()), &e))?;
+        if durable {
+            f.sync_all()
+                .map_err(|e| Problem::io(format!("sync {}", tmp.display()), &e))?;
+        }
+        Ok(())
+    }
+}
+
+impl Storage for FileStorage {
+    fn path(&self) -> Option<&Path> {
+        Some(&self.path)
+    }
+
+    fn lock(&self, timeout: Duration) -> Result<LockGuard<'_>, Problem> {
+        let dir = self.dir();
+        fs::create_dir_all(dir)
+            .map_err(|e| Problem::io(format!("create directory {}", dir.display()), &e))?;
+        let lock_path = &self.lock_path;
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(lock_path)
+            .map_err(|e| Problem::io(format!("open {}", lock_path.display()), &e))?;
+        // One open file per attempt at the lock: `flock` locks belong to the open file,
+        // so two threads of one process exclude each other as two processes do.
+        // `File::try_lock` is the only file lock std offers without `unsafe`; it is
+        // stable since Rust 1.89, above the workspace's declared rust-version (1.85),
+        // which has to move up to 1.89 with this module.
+        #[allow(clippy::incompatible_msrv)]
+        let locked = poll_lock(timeout, || match file.try_lock() {
+            Ok(()) => Ok(Some(())),
+            Err(TryLockError::WouldBlock) => Ok(None),
+            Err(TryLockError::Error(e)) => {
+                Err(Problem::io(format!("lock {}", lock_path.display()), &e))
+            }
+        });
+        locked.map(|()| LockGuard::new(file))
+    }
+
+    fn read(&self, limit: usize) -> Result<Option<Vec<u8>>, Problem> {
+        let path = &self.path;
+        let io = |e: std::io::Error| Problem::io(format!("read {}", path.display()), &e);
+        let f = match File::open(path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(io(e)),
+        };
+        let mut bytes = Vec::new();
+        f.take(limit as u64 + 1)
+            .read_to_end(&mut bytes)
+            .map_err(io)?;
+        Ok(Some(bytes))
+    }
+
+    fn write(&self, bytes: &[u8], durable: bool) -> Result<(), Problem> {
+        if let Err(p) = self.write_tmp(bytes, durable) {
+            let _ = fs::remove_file(&self.tmp_path);
+            return Err(p);
+        }
+        if let Err(e) = fs::rename(&self.tmp_path, &self.path) {
+            let _ = fs::remove_file(&self.tmp_path);
+            return Err(Problem::io(
+                format!(
+                    "rename {} to {}",
+                    self.tmp_path.display(),
+                    self.path.display()
+                ),
+                &e,
+            ));
+        }
+        if durable {
+            // The rename is an entry in the directory: sync it too, or a power loss may
+            // bring back the old file.
+            let dir = self.dir();
+            File::open(dir)
+                .and_then(|d| d.sync_all())
+                .map_err(|e| Problem::io(format!("sync directory {}", dir.display()), &e))?;
+        }
+        Ok(())
+    }
+
+    fn boot_id(&self) -> Option<String> {
+        system_boot_id()
+    }
+}
+
+/// The running system's boot ID, read once per process (it cannot change under it).
+fn system_boot_id() -> Option<String> {
+    static BOOT_ID: OnceLock<Option<String>> = OnceLock::new();
+    BOOT_ID
+        .get_or_init(|| {
+            if cfg!(target_os = "linux") {
+                fs::read_to_string("/proc/sys/kernel/random/boot_id")
+                    .ok()
+                    .map(|s| s.trim().to_string())
+                    .filter(|s| !s.is_empty())
+            } else {
+                None
+            }
+        })
+        .clone()
+}
+
+/// A [`Storage`] in memory, for tests: it keeps the latest bytes and the last ones
+/// written durably, and [`power_loss`](MemoryStorage::power_loss) drops every write
+/// since. Clones share the same content and lock, as processes share a file.
+///
+/// ```
+/// use uuidkit::store::{GeneratorKind, LeaseRequest, MemoryStorage, StateStore};
+///
+/// let disk = MemoryStorage::new();
+/// let a = StateStore::with_storage(Box::new(disk.clone()));
+/// let mut top = 0;
+/// for i in 0..100 {
+///     top = a.lease(&LeaseRequest::new(GeneratorKind::V7, i, i, 1000))?.end;
+/// }
+/// disk.power_loss();
+/// let b = StateStore::with_storage(Box::new(disk.clone()));
+/// assert!(b.lease(&LeaseRequest::new(GeneratorKind::V7, 0, 0, 1))?.start > top);
+/// # Ok::<(), uuidkit::store::StoreError>(())
+/// ```
+#[derive(Clone, Default)]
+pub struct MemoryStorage {
+    shared: Arc<Shared>,
+}
+
+#[derive(Default)]
+struct Shared {
+    lock: Mutex<()>,
+    disk: Mutex<Disk>,
+}
+
+#[derive(Default)]
+struct Disk {
+    current: Option<Vec<u8>>,
+    durable: Option<Vec<u8>>,
+    boots: u64,
+    no_boot_id: bool,
+    failing: bool,
+    writes: u64,
+    durable_writes: u64,
+}
+
+impl fmt::Debug for MemoryStorage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let d = self.disk();
+        f.debug_struct("MemoryStorage")
+            .field("len", &d.current.as_ref().map(Vec::len))
+            .field("boots", &d.boots)
+            .finish_non_exhaustive()
+    }
+}
+
+impl MemoryStorage {
+    /// Empty storage (no file yet) with a boot ID.
+    ///
+    /// ```
+    /// use uuidkit::store::{MemoryStorage, Storage};
+    /// let s = MemoryStorage::new();
+    /// assert!(s.contents().is_none() && s.boot_id().is_some());
+    /// ```
+    pub fn new() -> MemoryStorage {
+        MemoryStorage::default()
+    }
+
+    // A poisoned mutex only means a test panicked elsewhere; the bytes are still whole.
+    fn disk(&self) -> MutexGuard<'_, Disk> {
+        self.shared.disk.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The power fails: every write since the last durable one is lost, and the system
+    /// boots again with a new boot ID.
+    ///
+    /// ```
+    /// use uuidkit::store::{MemoryStorage, Storage};
+    /// let s = MemoryStorage::new();
+    /// let boot = s.boot_id();
+    /// s.write(b"synced", true).unwrap();
+    /// s.write(b"cached", false).unwrap();
+    /// s.power_loss();
+    /// assert_eq!(s.contents().as_deref(), Some(&b"synced"[..]));
+    /// assert_ne!(s.boot_id(), boot);
+    /// ```
+    pub fn power_loss(&self) {
+        let mut d = self.disk();
+        d.current = d.durable.clone();
+        d.boots += 1;
+    }
+
+    /// The current content (what a reader sees).
+    ///
+    /// ```
+    /// let s = uuidkit::store::MemoryStorage::new();
+    /// assert_eq!(s.contents(), None);
+    /// ```
+    pub fn contents(&self) -> Option<Vec<u8>> {
+        self.disk().current.clone()
+    }
+
+    /// The content as last written durably (what a power loss would leave).
+    ///
+    /// ```
+    /// use uuidkit::store::{MemoryStorage, Storage};
+    /// let s = MemoryStorage::new();
+    /// s.write(b"x", false).unwrap();
+    /// assert_eq!(s.durable_contents(), None);
+    /// ```
+    pub fn durable_contents(&self) -> Option<Vec<u8>> {
+        self.disk().durable.clone()
+    }
+
+    /// Sets the content, durably, as if written by someone else: for damaged-file tests.
+    /// `None` removes it.
+    ///
+    /// ```
+    /// let s = uuidkit::store::MemoryStorage::new();
+    /// s.set_contents(Some(b"garbage".to_vec()));
+    /// assert_eq!(s.contents().as_deref(), Some(&b"garbage"[..]));
+    /// ```
+    pub fn set_contents(&self, bytes: Option<Vec<u8>>) {
+        let mut d = self.disk();
+        d.current = bytes.clone();
+        d.durable = bytes;
+    }
+
+    /// Whether the system has a boot ID (it has by default).
+    ///
+    /// ```
+    /// use uuidkit::store::{MemoryStorage, Storage};
+    /// let s = MemoryStorage::new();
+    /// s.set_has_boot_id(false);
+    /// assert_eq!(s.boot_id(), None);
+    /// ```
+    pub fn set_has_boot_id(&self, has: bool) {
+        self.disk().no_boot_id = !has;
+    }
+
+    /// Makes every read and write fail (as an unreadable, read-only file would), or work
+    /// again.
+    ///
+    /// ```
+    /// use uuidkit::store::{MemoryStorage, Storage};
+    /// let s = MemoryStorage::new();
+    /// s.set_failing(true);
+    /// assert!(s.read(10).is_err() && s.write(b"x", false).is_err());
+    /// ```
+    pub fn set_failing(&self, failing: bool) {
+        self.disk().failing = failing;
+    }
+
+    /// How many writes there were, and how many of them durable.
+    ///
+    /// ```
+    /// use uuidkit::store::{MemoryStorage, Storage};
+    /// let s = MemoryStorage::new();
+    /// s.write(b"a", true).unwrap();
+    /// s.write(b"b", false).unwrap();
+    /// assert_eq!(s.write_counts(), (2, 1));
+    /// ```
+    pub fn write_counts(&self) -> (u64, u64) {
+        let d = self.disk();
+        (d.writes, d.durable_writes)
+    }
+
+    fn failure(action: &str) -> Problem {
+        Problem::io(
+            format!("{action} <memory>"),
+            &std::io::Error::from(std::io::ErrorKind::PermissionDenied),
+        )
+    }
+}
+
+impl Storage for MemoryStorage {
+    fn path(&self) -> Option<&Path> {
+        None
+    }
+
+    fn lock(&self, timeout: Duration) -> Result<LockGuard<'_>, Problem> {
+        poll_lock(timeout, || match self.shared.lock.try_lock() {
+            Ok(g) => Ok(Some(g)),
+            Err(std::sync::TryLockError::Poisoned(e)) => Ok(Some(e.into_inner())),
+            Err(std::sync::TryLockError::WouldBlock) => Ok(None),
+        })
+        .map(LockGuard::new)
+    }
+
+    fn read(&self, limit: usize) -> Result<Option<Vec<u8>>, Problem> {
+        let d = self.disk();
+        if d.failing {
+            return Err(MemoryStorage::failure("read"));
+        }
+        Ok(d.current
+            .as_ref()
+            .map(|b| b[..b.len().min(limit.saturating_add(1))].to_vec()))
+    }
+
+    fn write(&self, bytes: &[u8], durable: bool) -> Result<(), Problem> {
+        let mut d = self.disk();
+        if d.failing {
+            return Err(MemoryStorage::failure("write"));
+        }
+        d.current = Some(bytes.to_vec());
+        d.writes += 1;
+        if durable {
+            d.durable = d.current.clone();
+            d.durable_writes += 1;
+        }
+        Ok(())
+    }
+
+    fn boot_id(&self) -> Option<String> {
+        let d = self.disk();
+        (!d.no_boot_id).then(|| format!("memory-boot-{}", d.boots))
+    }
+}
