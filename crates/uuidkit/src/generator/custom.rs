@@ -3,10 +3,14 @@
 
 use rand_core::RngCore;
 
+use std::sync::Arc;
+
+use super::leased::{BlockSizes, StoreLink};
 use super::monotonic::{Monotonic, Step};
 use crate::Uuid;
 use crate::layout::v8::pack_time_based;
 use crate::random::Csprng;
+use crate::store::{GeneratorKind, StateStore, StoreWarning};
 use crate::time::{Clock, SystemClock};
 
 /// A generator of time-based v8 UUIDs (Appendix B.1 layout).
@@ -31,7 +35,16 @@ pub struct CustomGenerator<C = SystemClock, R = Csprng> {
     clock: C,
     rng: R,
     state: Monotonic,
+    store: Option<StoreLink>,
 }
+
+/// v8 blocks: from 10 µs to 4 ms of 10 ns steps with all their counter values, grown
+/// while a block lasts less than 10 ms.
+const V8_BLOCKS: BlockSizes = BlockSizes {
+    min: 1_000 << 30,
+    max: 400_000 << 30,
+    target: 1_000_000 << 30,
+};
 
 impl CustomGenerator {
     /// A generator on the system clock and the default CSPRNG.
@@ -53,7 +66,35 @@ impl<C: Clock, R: RngCore> CustomGenerator<C, R> {
             clock,
             rng,
             state: Monotonic::new(60, 30, Step::One),
+            store: None,
         }
+    }
+
+    /// Shares the v8 positions of the state in `store` with every other generator that
+    /// uses it; see [`UnixGenerator::with_store`](super::unix::UnixGenerator::with_store).
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use uuidkit::{generator::custom::CustomGenerator, store::StateStore};
+    /// let path = std::env::temp_dir().join(format!("uuidkit-doc-v8-{}", std::process::id()));
+    /// let store = Arc::new(StateStore::open(&path));
+    /// let mut a = CustomGenerator::new().with_store(store.clone());
+    /// let mut b = CustomGenerator::new().with_store(store);
+    /// assert_ne!(a.next(), b.next());
+    /// # let _ = std::fs::remove_file(&path);
+    /// ```
+    pub fn with_store(mut self, store: Arc<StateStore>) -> Self {
+        self.store = Some(StoreLink::new(store, V8_BLOCKS));
+        self
+    }
+
+    /// What went wrong with the store since the last call; see
+    /// [`UnixGenerator::take_store_warnings`](super::unix::UnixGenerator::take_store_warnings).
+    pub fn take_store_warnings(&mut self) -> Vec<StoreWarning> {
+        self.store
+            .as_mut()
+            .map(StoreLink::take_warnings)
+            .unwrap_or_default()
     }
 
     /// The next UUID.
@@ -82,7 +123,13 @@ impl<C: Clock, R: RngCore> CustomGenerator<C, R> {
 
     fn next_at(&mut self, now: crate::time::UnixTime) -> Uuid {
         let steps = now.nanos_since_epoch() / 10;
-        let (steps, counter) = self.state.next(steps, &mut self.rng);
+        let out = self.state.next(steps, &mut self.rng);
+        let (steps, counter) = match &mut self.store {
+            None => out,
+            Some(link) => self
+                .state
+                .admit(link, GeneratorKind::V8, out, steps, &mut self.rng),
+        };
         let tail = self.rng.next_u32() as u64;
         pack_time_based(steps, ((counter as u64) << 32) | tail)
     }

@@ -7,8 +7,12 @@ use rand_core::RngCore;
 
 use super::GenError;
 use crate::layout::{self, ClockSequence, GregorianFields, v2::Domain};
-use crate::node::{NodeStrategy, random_node};
+use std::sync::Arc;
+
+use super::leased::{Admit, BlockSizes, ClockSeqWish, StoreLink};
+use crate::node::{NodeStrategy, host_hash_node, random_node};
 use crate::random::Csprng;
+use crate::store::{GeneratorKind, StateStore, StoreWarning};
 use crate::time::{Clock, GregorianTimestamp, SystemClock};
 use crate::{NodeId, Uuid, Version};
 
@@ -148,7 +152,23 @@ pub struct GregorianGenerator<C = SystemClock, R = Csprng> {
     /// floor), not because of the rate: the overrun budget does not apply.
     behind: bool,
     fork_generation: u64,
+    /// The clock sequence was given by the caller (kept across store leases).
+    clock_seq_fixed: bool,
+    store: Option<StoreLink>,
 }
+
+/// Gregorian blocks: from 16 ticks to one millisecond (the overrun budget), grown while a
+/// block lasts less than 10 ms of the clock.
+const GREGORIAN_BLOCKS: BlockSizes = BlockSizes {
+    min: 16,
+    max: MAX_AHEAD_TICKS as u128 + 1,
+    target: 100_000,
+};
+
+/// A stored high-water mark further ahead of the clock than this (one second) means the
+/// clock was set back, not that other processes leased ahead: count on from the mark
+/// instead of waiting for the clock.
+const SET_BACK_TICKS: u64 = 10_000_000;
 
 impl<C, R> fmt::Debug for GregorianGenerator<C, R> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -217,7 +237,87 @@ impl<C: Clock, R: RngCore> GregorianGenerator<C, R> {
             started: false,
             behind: false,
             fork_generation: crate::platform::fork_generation(),
+            clock_seq_fixed: false,
+            store: None,
         }
+    }
+
+    /// Shares the timestamps of this generator's node with every other generator that
+    /// uses `store`, in this process or any other: from now on none of them makes the
+    /// same UUID — even when they all have the same node and the same fixed clock
+    /// sequence — and this one continues above every timestamp the store has handed out
+    /// for the node (also across restarts, crashes and a clock set back). See
+    /// [`crate::store`].
+    ///
+    /// With a store:
+    /// - v1's timestamps never go below the store's high-water mark: when the clock is
+    ///   behind it (set back), v1 counts on from it as v6 does, and takes the next clock
+    ///   sequence (RFC 9562 §5.1) unless the caller fixed one.
+    /// - The `static` node strategy uses the host's hash node ([`NodeStrategy::Hash`])
+    ///   instead of a random one per generator, so that every process of the host
+    ///   shares one entry of the store (and one clock sequence).
+    /// - The `random` and function strategies, whose node changes from UUID to UUID,
+    ///   stay in memory: their nodes keep them apart without shared state.
+    /// - v2 replaces 32 bits of the timestamp by design, so its UUIDs are outside the
+    ///   store's guarantee.
+    /// - More than 10 million UUIDs a second for one node, across all processes, is an
+    ///   overrun: the generators take turns ([`OverrunPolicy::Wait`]) or report it.
+    ///
+    /// A store that cannot be used leaves the generator in memory from then on, with a
+    /// new random clock sequence (unless fixed) and a warning in
+    /// [`take_store_warnings`](Self::take_store_warnings).
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use uuidkit::{generator::gregorian::GregorianGenerator, layout::ClockSequence,
+    ///               node::NodeStrategy, store::StateStore, NodeId};
+    /// let path = std::env::temp_dir().join(format!("uuidkit-doc-v6-{}", std::process::id()));
+    /// let store = Arc::new(StateStore::open(&path));
+    /// let node = NodeStrategy::Fixed(NodeId::from_u64(0x0123_4567_89ab).unwrap());
+    /// let cs = ClockSequence::new(7).unwrap();
+    /// let mut a = GregorianGenerator::v6().with_node(node.clone()).with_clock_seq(cs)
+    ///     .with_store(store.clone());
+    /// let mut b = GregorianGenerator::v6().with_node(node).with_clock_seq(cs).with_store(store);
+    /// assert_ne!(a.next()?, b.next()?);
+    /// # let _ = std::fs::remove_file(&path);
+    /// # Ok::<(), uuidkit::generator::GenError>(())
+    /// ```
+    pub fn with_store(mut self, store: Arc<StateStore>) -> Self {
+        self.store = Some(StoreLink::new(store, GREGORIAN_BLOCKS));
+        if self.strategy == NodeStrategy::Static {
+            self.node = host_hash_node();
+        }
+        self
+    }
+
+    /// What went wrong with the store since the last call (damaged and repaired, or
+    /// unusable so the generator went on in memory). The library never prints them.
+    pub fn take_store_warnings(&mut self) -> Vec<StoreWarning> {
+        self.store
+            .as_mut()
+            .map(StoreLink::take_warnings)
+            .unwrap_or_default()
+    }
+
+    /// The node for the `static` strategy: random, or with a store the host's hash.
+    fn static_node(&mut self) -> NodeId {
+        if self.store.is_some() {
+            host_hash_node()
+        } else {
+            random_node(&mut self.rng)
+        }
+    }
+
+    /// Whether this UUID's position goes through the store.
+    fn stored(&self) -> bool {
+        self.store.as_ref().is_some_and(StoreLink::active)
+            && matches!(
+                self.strategy,
+                NodeStrategy::Static
+                    | NodeStrategy::Mac
+                    | NodeStrategy::Hash
+                    | NodeStrategy::Fixed(_)
+            )
     }
 
     /// Chooses the node strategy. A node ID different from the current one changes the
@@ -229,11 +329,18 @@ impl<C: Clock, R: RngCore> GregorianGenerator<C, R> {
 
     /// Changes the node strategy of a running generator; see [`with_node`](Self::with_node).
     pub fn set_node(&mut self, strategy: NodeStrategy) {
-        let (node, warning) = strategy.resolve(&mut self.rng);
+        let (mut node, warning) = strategy.resolve(&mut self.rng);
+        if strategy == NodeStrategy::Static && self.store.is_some() {
+            node = host_hash_node();
+        }
         self.strategy = strategy;
         self.node_warning = warning;
         if node != self.node {
             self.node = node;
+            if let Some(link) = &mut self.store {
+                // The block was leased for the old node.
+                link.drop_block();
+            }
             if self.started {
                 self.change_clock_seq();
             }
@@ -253,6 +360,7 @@ impl<C: Clock, R: RngCore> GregorianGenerator<C, R> {
     /// Starts from this clock sequence instead of a random one (on a running generator:
     /// goes on with it, keeping every guarantee).
     pub fn with_clock_seq(mut self, clock_seq: ClockSequence) -> Self {
+        self.clock_seq_fixed = true;
         if self.started {
             self.switch_clock_seq(clock_seq);
         } else {
@@ -315,8 +423,10 @@ impl<C: Clock, R: RngCore> GregorianGenerator<C, R> {
             Some(f) => f(None),
             None => ClockSequence::from_masked(self.rng.next_u32() as u16),
         };
-        if matches!(self.strategy, NodeStrategy::Static | NodeStrategy::Random) {
-            self.node = random_node(&mut self.rng);
+        match self.strategy {
+            NodeStrategy::Static => self.node = self.static_node(),
+            NodeStrategy::Random => self.node = random_node(&mut self.rng),
+            _ => {}
         }
         if self.started {
             self.switch_clock_seq(cs);
@@ -349,7 +459,100 @@ impl<C: Clock, R: RngCore> GregorianGenerator<C, R> {
             }
             _ => {}
         }
-        let v6 = self.layout == Layout::V6;
+        let stored = self.stored();
+        // With a store, v1 too keeps its timestamps above every one handed out.
+        let v6 = self.layout == Layout::V6 || stored;
+        let ticks = 'admitted: loop {
+            let (now, ticks) = self.next_ticks(v6)?;
+            if !stored {
+                break ticks;
+            }
+            match self.admit(now, ticks) {
+                Ok(Some(ticks)) => break 'admitted ticks,
+                Ok(None) => continue 'admitted,
+                Err(e) => return Err(e),
+            }
+        };
+        if ticks > GregorianTimestamp::MAX.ticks() {
+            return Err(GenError::TimestampExhausted {
+                timestamp: GregorianTimestamp::MAX.to_unix(),
+            });
+        }
+        self.started = true;
+        self.last_ticks = ticks;
+        self.high = self.high.max(ticks);
+        Ok(GregorianFields {
+            timestamp: GregorianTimestamp::from_ticks_masked(ticks),
+            clock_seq: self.clock_seq,
+            node: self.node,
+        })
+    }
+
+    /// Admits `ticks` through the store: `Some` with the ticks to use (and the clock
+    /// sequence taken from a new block), `None` after waiting for the clock (start over).
+    fn admit(&mut self, now: u64, ticks: u64) -> Result<Option<u64>, GenError> {
+        let kind = GeneratorKind::Gregorian(self.node);
+        let wish = ClockSeqWish {
+            fixed: self.clock_seq_fixed.then_some(self.clock_seq),
+            fresh: self.clock_seq,
+        };
+        let bounded = !self.behind && self.policy != OverrunPolicy::Advance;
+        let mut max_start = bounded.then(|| now.saturating_add(MAX_AHEAD_TICKS) as u128);
+        let Some(link) = self.store.as_mut() else {
+            return Ok(Some(ticks));
+        };
+        loop {
+            match link.admit(kind, ticks as u128, now as u128, max_start, Some(wish)) {
+                Admit::Use(q, cs) => {
+                    if let Some(cs) = cs {
+                        self.clock_seq = cs;
+                    }
+                    // A position the store grants fits 60 bits (its Gregorian range).
+                    return Ok(Some(q as u64));
+                }
+                Admit::Ahead(start) if start > (now + SET_BACK_TICKS) as u128 => {
+                    // The clock was set back below the stored mark: count on from it.
+                    self.behind = true;
+                    max_start = None;
+                }
+                Admit::Ahead(start) => {
+                    let start = start as u64;
+                    return match self.policy {
+                        OverrunPolicy::Error => Err(GenError::Overrun {
+                            timestamp: GregorianTimestamp::from_ticks_masked(start - 1).to_unix(),
+                        }),
+                        _ => {
+                            let until =
+                                GregorianTimestamp::from_ticks_masked(start - MAX_AHEAD_TICKS);
+                            self.clock.sleep_until(until.to_unix());
+                            Ok(None)
+                        }
+                    };
+                }
+                Admit::Exhausted => {
+                    return Err(GenError::TimestampExhausted {
+                        timestamp: GregorianTimestamp::MAX.to_unix(),
+                    });
+                }
+                Admit::Fallback => {
+                    // In memory from here: a new random clock sequence (others may go on
+                    // with the stored one at the same timestamps), in a new cycle above
+                    // every timestamp used so far.
+                    if !self.clock_seq_fixed {
+                        self.clock_seq = ClockSequence::from_masked(self.rng.next_u32() as u16);
+                    }
+                    self.used.clear();
+                    self.used.insert(self.clock_seq);
+                    self.floor = Some(self.high.max(ticks));
+                    return Ok(Some(ticks.max(self.high.saturating_add(1))));
+                }
+            }
+        }
+    }
+
+    /// The clock reading and the next timestamp by the clock and this generator's own
+    /// state (`v6`: timestamps only increase).
+    fn next_ticks(&mut self, v6: bool) -> Result<(u64, u64), GenError> {
         let ticks = loop {
             let now = self.reading();
             let went_back = self.started && now < self.last_reading;
@@ -400,21 +603,9 @@ impl<C: Clock, R: RngCore> GregorianGenerator<C, R> {
                 self.behind = true;
             }
             self.last_reading = now;
-            break ticks;
+            break (now, ticks);
         };
-        if ticks > GregorianTimestamp::MAX.ticks() {
-            return Err(GenError::TimestampExhausted {
-                timestamp: GregorianTimestamp::MAX.to_unix(),
-            });
-        }
-        self.started = true;
-        self.last_ticks = ticks;
-        self.high = self.high.max(ticks);
-        Ok(GregorianFields {
-            timestamp: GregorianTimestamp::from_ticks_masked(ticks),
-            clock_seq: self.clock_seq,
-            node: self.node,
-        })
+        Ok(ticks)
     }
 
     /// The next UUID in this generator's layout (v1 or v6).

@@ -16,6 +16,13 @@
 //! no lock: its state is one 128-bit atomic advanced by compare-and-swap, whose order is
 //! the order of the UUIDs.
 //!
+//! # Across processes and restarts
+//! With `UUIDKIT_STATE` set to a file path ([`STATE_ENV`]), the process-wide v1, v6, v7
+//! and v8 generators lease their timestamps from that [state store](crate::store): every
+//! process that names the same file gets UUIDs no other gets, and each continues above
+//! everything handed out before, after a restart, a crash or a clock set back. v7 then
+//! takes a lock as the others do. Unset, the state is in memory only.
+//!
 //! # fork
 //! A child process can always generate, whatever its parent's other threads were doing
 //! when it forked: the thread calling `fork` takes every process-wide lock just before
@@ -25,14 +32,18 @@
 
 use core::fmt;
 use std::cell::RefCell;
-use std::sync::{Mutex, MutexGuard, Once};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, Once};
 
 pub mod custom;
 pub mod gregorian;
+pub(crate) mod leased;
 pub(crate) mod monotonic;
 pub mod unix;
 
 use crate::Uuid;
+use crate::store::{StateStore, StoreWarning};
 use crate::time::UnixTime;
 
 /// Why a generator could not give a UUID.
@@ -83,7 +94,39 @@ type Shared<T> = Mutex<Option<T>>;
 static V1: Shared<gregorian::GregorianGenerator> = Mutex::new(None);
 static V6: Shared<gregorian::GregorianGenerator> = Mutex::new(None);
 static V7: unix::SharedV7 = unix::SharedV7::new();
-static V8: Mutex<custom::CustomGenerator> = Mutex::new(custom::CustomGenerator::new());
+/// v7 when `UUIDKIT_STATE` names a store: a lease can need the file, so a lock.
+static V7_STORED: Shared<unix::UnixGenerator> = Mutex::new(None);
+static V8: Shared<custom::CustomGenerator> = Mutex::new(None);
+
+/// The name of the environment variable that gives the process-wide generators a state
+/// store ([`crate::store`]); unset or empty, they keep their state in memory only (a
+/// library does not start writing files on its own).
+pub const STATE_ENV: &str = "UUIDKIT_STATE";
+
+/// The store `UUIDKIT_STATE` names, opened anew for each process-wide generator (a
+/// store holds no state of its own but its path and settings).
+fn env_store() -> Option<Arc<StateStore>> {
+    match std::env::var_os(STATE_ENV) {
+        Some(p) if !p.is_empty() => Some(Arc::new(StateStore::open(PathBuf::from(p)))),
+        _ => None,
+    }
+}
+
+/// Whether `UUIDKIT_STATE` is set: 0 not looked at yet, 1 no, 2 yes. Read once (the
+/// environment of a running process is not expected to change), without a `Once` so
+/// that a fork during the first look cannot leave a child waiting.
+static STATE_SET: AtomicU8 = AtomicU8::new(0);
+
+fn state_set() -> bool {
+    match STATE_SET.load(Ordering::Relaxed) {
+        0 => {
+            let set = std::env::var_os(STATE_ENV).is_some_and(|p| !p.is_empty());
+            STATE_SET.store(if set { 2 } else { 1 }, Ordering::Relaxed);
+            set
+        }
+        v => v == 2,
+    }
+}
 
 /// A poisoned lock only means another thread panicked while holding it; the generator
 /// state inside is still consistent (each step is a few assignments), so go on with it.
@@ -100,7 +143,8 @@ static FORK_HANDLERS: Once = Once::new();
 type HeldForFork = (
     MutexGuard<'static, Option<gregorian::GregorianGenerator>>,
     MutexGuard<'static, Option<gregorian::GregorianGenerator>>,
-    MutexGuard<'static, custom::CustomGenerator>,
+    MutexGuard<'static, Option<unix::UnixGenerator>>,
+    MutexGuard<'static, Option<custom::CustomGenerator>>,
 );
 
 thread_local! {
@@ -117,6 +161,7 @@ extern "C" fn lock_all_for_fork() {
     let held = (
         V1.lock().unwrap_or_else(|e| e.into_inner()),
         V6.lock().unwrap_or_else(|e| e.into_inner()),
+        V7_STORED.lock().unwrap_or_else(|e| e.into_inner()),
         V8.lock().unwrap_or_else(|e| e.into_inner()),
     );
     HELD_FOR_FORK.with(|h| *h.borrow_mut() = Some(held));
@@ -132,7 +177,36 @@ fn gregorian_next(
     m: &Shared<gregorian::GregorianGenerator>,
     make: fn() -> gregorian::GregorianGenerator,
 ) -> Result<Uuid, GenError> {
-    lock(m).get_or_insert_with(make).next()
+    lock(m)
+        .get_or_insert_with(|| match env_store() {
+            Some(store) => make().with_store(store),
+            None => make(),
+        })
+        .next()
+}
+
+/// The warnings of the process-wide generators' store (`UUIDKIT_STATE`) since the last
+/// call: a damaged file that was repaired, or a store that could not be used, so that
+/// the generator went on in memory. Empty without a store. The library never prints.
+///
+/// ```
+/// let _ = uuidkit::v7();
+/// assert!(uuidkit::generator::take_store_warnings().is_empty());
+/// ```
+pub fn take_store_warnings() -> Vec<StoreWarning> {
+    let mut all = Vec::new();
+    for g in [&V1, &V6] {
+        if let Some(g) = lock(g).as_mut() {
+            all.extend(g.take_store_warnings());
+        }
+    }
+    if let Some(g) = lock(&V7_STORED).as_mut() {
+        all.extend(g.take_store_warnings());
+    }
+    if let Some(g) = lock(&V8).as_mut() {
+        all.extend(g.take_store_warnings());
+    }
+    all
 }
 
 /// A v1 UUID from the process-wide generator (node strategy from `UUIDKIT_NODE`, waits
@@ -207,7 +281,23 @@ pub fn v6() -> Uuid {
 /// ```
 #[inline]
 pub fn v7() -> Uuid {
+    if state_set() {
+        return stored_v7();
+    }
     V7.next()
+}
+
+#[cold]
+fn stored_v7() -> Uuid {
+    lock(&V7_STORED)
+        .get_or_insert_with(|| {
+            let g = unix::UnixGenerator::new(unix::V7Method::Counter);
+            match env_store() {
+                Some(store) => g.with_store(store),
+                None => g,
+            }
+        })
+        .next()
 }
 
 /// A time-based v8 UUID (Appendix B.1 layout) from the process-wide generator: greater
@@ -218,5 +308,13 @@ pub fn v7() -> Uuid {
 /// assert!(uuidkit::v8() > a);
 /// ```
 pub fn v8() -> Uuid {
-    lock(&V8).next()
+    lock(&V8)
+        .get_or_insert_with(|| {
+            let g = custom::CustomGenerator::new();
+            match env_store() {
+                Some(store) => g.with_store(store),
+                None => g,
+            }
+        })
+        .next()
 }

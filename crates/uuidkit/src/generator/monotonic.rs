@@ -10,6 +10,9 @@
 
 use rand_core::RngCore;
 
+use super::leased::{Admit, StoreLink};
+use crate::store::GeneratorKind;
+
 /// How the counter grows between two outputs in the same tick.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Step {
@@ -24,6 +27,7 @@ pub(crate) struct Monotonic {
     timestamp: u64,
     counter: u128,
     started: bool,
+    timestamp_bits: u32,
     timestamp_max: u64,
     counter_bits: u32,
     step: Step,
@@ -40,6 +44,7 @@ impl Monotonic {
             timestamp: 0,
             counter: 0,
             started: false,
+            timestamp_bits,
             timestamp_max: (1u64 << timestamp_bits) - 1,
             counter_bits,
             step,
@@ -93,7 +98,63 @@ impl Monotonic {
     pub(crate) fn timestamp(&self) -> u64 {
         self.timestamp
     }
+
+    /// Counter bits below the store's 90-bit position (the low bits of a 74-bit counter
+    /// are not part of it: random, they need no lease).
+    const fn dropped_bits(&self) -> u32 {
+        (self.timestamp_bits + self.counter_bits).saturating_sub(POSITION_BITS)
+    }
+
+    /// The store position of (timestamp, counter): the first 90 payload bits of the
+    /// UUID, the same for every v7 method and for v8, so that generators of one kind
+    /// share one space of positions.
+    pub(crate) const fn position(&self, timestamp: u64, counter: u128) -> u128 {
+        let drop = self.dropped_bits();
+        ((timestamp as u128) << (self.counter_bits - drop)) | (counter >> drop)
+    }
+
+    /// Goes on from `position` (a leased block's start, at or above the last output).
+    /// Counter bits below the position are drawn at random, top bit clear, as a seed is.
+    fn resume_at(&mut self, position: u128, rng: &mut impl RngCore) -> (u64, u128) {
+        let drop = self.dropped_bits();
+        let shift = self.counter_bits - drop;
+        self.timestamp = ((position >> shift) as u64).min(self.timestamp_max);
+        let low = if drop == 0 {
+            0
+        } else {
+            random_u128(rng) & ((1u128 << (drop - 1)) - 1)
+        };
+        self.counter = (position & ((1u128 << shift) - 1)) << drop | low;
+        self.started = true;
+        (self.timestamp, self.counter)
+    }
+
+    /// Admits an output of [`next`](Self::next) (for the clock reading `now`) through a
+    /// store link: unchanged when inside this process's block, else moved to the start of
+    /// a new block.
+    #[inline]
+    pub(crate) fn admit(
+        &mut self,
+        link: &mut StoreLink,
+        kind: GeneratorKind,
+        out: (u64, u128),
+        now: u64,
+        rng: &mut impl RngCore,
+    ) -> (u64, u128) {
+        let p = self.position(out.0, out.1);
+        let clock = self.position(now.min(self.timestamp_max), 0);
+        match link.admit(kind, p, clock, None, None) {
+            Admit::Use(q, _) if q != p => self.resume_at(q, rng),
+            // In the block; or the store is gone (the generator goes on in memory from
+            // here); or the range's end, where `next` already stays on the last tick.
+            _ => out,
+        }
+    }
 }
+
+/// Bits of a position: 48-bit milliseconds and 42 counter bits for v7, 60-bit 10 ns steps
+/// and 30 counter bits for v8.
+const POSITION_BITS: u32 = 90;
 
 #[cfg(test)]
 mod tests {

@@ -6,10 +6,14 @@ use core::str::FromStr;
 
 use rand_core::RngCore;
 
+use std::sync::Arc;
+
+use super::leased::{BlockSizes, StoreLink};
 use super::monotonic::{Monotonic, Step};
 use crate::Uuid;
 use crate::layout::v7::pack;
 use crate::random::Csprng;
+use crate::store::{GeneratorKind, StateStore, StoreWarning};
 use crate::time::{Clock, SystemClock};
 
 /// The §6.2 method that fills `rand_a` and `rand_b`.
@@ -125,7 +129,16 @@ pub struct UnixGenerator<C = SystemClock, R = Csprng> {
     rng: R,
     method: V7Method,
     state: Monotonic,
+    store: Option<StoreLink>,
 }
+
+/// v7 blocks: at least 2^36 counter values of one millisecond (a one-UUID process leases
+/// little), at most 4 ms, grown while a block lasts less than 10 ms.
+const V7_BLOCKS: BlockSizes = BlockSizes {
+    min: 1 << 36,
+    max: 4 << 42,
+    target: 10 << 42,
+};
 
 impl UnixGenerator {
     /// A generator on the system clock and the default CSPRNG.
@@ -153,7 +166,43 @@ impl<C: Clock, R: RngCore> UnixGenerator<C, R> {
             rng,
             method,
             state,
+            store: None,
         }
+    }
+
+    /// Shares the v7 positions of the state in `store` with every other generator that
+    /// uses it, in this process or any other: from now on no two of them make the same
+    /// UUID, and this one continues above everything the store has handed out (also
+    /// across restarts, crashes and a clock set back). See [`crate::store`].
+    ///
+    /// A store that cannot be used (unreadable, unwritable, locked too long) leaves the
+    /// generator in memory from then on, with a warning in
+    /// [`take_store_warnings`](Self::take_store_warnings); so does a damaged file,
+    /// which is repaired.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use uuidkit::{generator::unix::{UnixGenerator, V7Method}, store::StateStore};
+    /// let path = std::env::temp_dir().join(format!("uuidkit-doc-v7-{}", std::process::id()));
+    /// let store = Arc::new(StateStore::open(&path));
+    /// let mut a = UnixGenerator::new(V7Method::Counter).with_store(store.clone());
+    /// let mut b = UnixGenerator::new(V7Method::Counter).with_store(store);
+    /// assert_ne!(a.next(), b.next());
+    /// assert!(a.take_store_warnings().is_empty());
+    /// # let _ = std::fs::remove_file(&path);
+    /// ```
+    pub fn with_store(mut self, store: Arc<StateStore>) -> Self {
+        self.store = Some(StoreLink::new(store, V7_BLOCKS));
+        self
+    }
+
+    /// What went wrong with the store since the last call (damaged and repaired, or
+    /// unusable so the generator went on in memory). The library never prints them.
+    pub fn take_store_warnings(&mut self) -> Vec<StoreWarning> {
+        self.store
+            .as_mut()
+            .map(StoreLink::take_warnings)
+            .unwrap_or_default()
     }
 
     /// The method this generator uses.
@@ -197,7 +246,8 @@ impl<C: Clock, R: RngCore> UnixGenerator<C, R> {
         match self.method {
             V7Method::Counter => {
                 let ms = now.millis_since_epoch();
-                let (ms, counter) = self.state.next(ms, &mut self.rng);
+                let out = self.state.next(ms, &mut self.rng);
+                let (ms, counter) = self.admit(out, ms);
                 let tail = self.rng.next_u32() as u64;
                 pack(
                     ms,
@@ -208,6 +258,7 @@ impl<C: Clock, R: RngCore> UnixGenerator<C, R> {
             V7Method::Random => {
                 let ms = now.millis_since_epoch();
                 let (ms, value) = self.state.next(ms, &mut self.rng);
+                let (ms, value) = self.admit((ms, value), ms.min(MS_MAX));
                 pack(ms, (value >> 62) as u16, value as u64)
             }
             V7Method::Precision => {
@@ -221,6 +272,7 @@ impl<C: Clock, R: RngCore> UnixGenerator<C, R> {
                     ms * 4096 + (now.subsec_nanos() % 1_000_000) as u64 * 4096 / 1_000_000
                 };
                 let (units, counter) = self.state.next(units, &mut self.rng);
+                let (units, counter) = self.admit((units, counter), units);
                 let tail = self.rng.next_u32() as u64;
                 pack(
                     units >> 12,
@@ -228,6 +280,17 @@ impl<C: Clock, R: RngCore> UnixGenerator<C, R> {
                     ((counter as u64) << 32) | tail,
                 )
             }
+        }
+    }
+
+    /// Admits an output of the state machine through the store, if there is one.
+    #[inline]
+    fn admit(&mut self, out: (u64, u128), now: u64) -> (u64, u128) {
+        match &mut self.store {
+            None => out,
+            Some(link) => self
+                .state
+                .admit(link, GeneratorKind::V7, out, now, &mut self.rng),
         }
     }
 

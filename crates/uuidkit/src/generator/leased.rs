@@ -1,0 +1,185 @@
+//! A generator's link to a [`StateStore`]: the block of positions it leased, and the
+//! rules for when to lease the next one.
+//!
+//! A generator with a store computes each UUID's position (its timestamp, and counter
+//! where it has one, as one number that orders like the UUIDs) exactly as it does without
+//! one, then *admits* it: a position inside the block this process leased is used as it
+//! is, with no lock and no I/O; any other leads to a new lease starting at or above it,
+//! and the generator goes on from the lease's start. Leases of different processes never
+//! overlap, so neither do their UUIDs.
+//!
+//! Block size adapts to demand: a block that lasted less than the target time (10 ms of
+//! the clock) is followed by one twice as large, one that lasted longer by one half as
+//! large, between a floor (cheap for one-UUID commands, and keeping other processes'
+//! timestamps close to the clock) and a ceiling (bounding how far ahead of the clock
+//! other processes' blocks start).
+
+use std::sync::Arc;
+
+use crate::layout::ClockSequence;
+use crate::store::{GeneratorKind, LeaseRequest, StateStore, StoreError, StoreWarning};
+
+/// Sizes of a kind's blocks, in its position units.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BlockSizes {
+    pub(crate) min: u128,
+    pub(crate) max: u128,
+    /// A block that lasts less than this much of the clock is followed by a larger one.
+    pub(crate) target: u128,
+}
+
+/// What [`StoreLink::admit`] decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Admit {
+    /// Use this position (at or above the one asked for); with a clock sequence when a
+    /// new Gregorian block brought one.
+    Use(u128, Option<ClockSequence>),
+    /// Every position up to `max_start` is leased by others: the next free one is this.
+    Ahead(u128),
+    /// No position is left in the kind's range.
+    Exhausted,
+    /// The store cannot be used (a warning says why); go on in memory.
+    Fallback,
+}
+
+/// The clock sequence wishes of a Gregorian lease.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ClockSeqWish {
+    /// Fixed by the caller.
+    pub(crate) fixed: Option<ClockSequence>,
+    /// A random value for a new entry.
+    pub(crate) fresh: ClockSequence,
+}
+
+pub(crate) struct StoreLink {
+    store: Arc<StateStore>,
+    sizes: BlockSizes,
+    len: u128,
+    /// The leased block, inclusive, and the clock reading when it was leased.
+    block: Option<(u128, u128, u128)>,
+    fork_generation: u64,
+    warnings: Vec<StoreWarning>,
+    failed: bool,
+}
+
+impl core::fmt::Debug for StoreLink {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("StoreLink")
+            .field("path", &self.store.path())
+            .field("block", &self.block)
+            .field("failed", &self.failed)
+            .finish_non_exhaustive()
+    }
+}
+
+impl StoreLink {
+    pub(crate) fn new(store: Arc<StateStore>, sizes: BlockSizes) -> StoreLink {
+        StoreLink {
+            store,
+            sizes,
+            len: sizes.min,
+            block: None,
+            fork_generation: crate::platform::fork_generation(),
+            warnings: Vec::new(),
+            failed: false,
+        }
+    }
+
+    /// False once the store failed: the generator then stays in memory for good, since
+    /// positions it makes from then on are not recorded anywhere.
+    pub(crate) fn active(&self) -> bool {
+        !self.failed
+    }
+
+    /// The warnings since the last call.
+    pub(crate) fn take_warnings(&mut self) -> Vec<StoreWarning> {
+        std::mem::take(&mut self.warnings)
+    }
+
+    /// Forgets the block (the node changed, so the kind did).
+    pub(crate) fn drop_block(&mut self) {
+        self.block = None;
+    }
+
+    /// Admits position `p` of `kind`, with the clock at `clock` (same units).
+    #[inline]
+    pub(crate) fn admit(
+        &mut self,
+        kind: GeneratorKind,
+        p: u128,
+        clock: u128,
+        max_start: Option<u128>,
+        clock_seq: Option<ClockSeqWish>,
+    ) -> Admit {
+        if self.failed {
+            return Admit::Fallback;
+        }
+        let fork = crate::platform::fork_generation();
+        if fork != self.fork_generation {
+            // A child never uses its parent's block: the parent goes on using it.
+            self.fork_generation = fork;
+            self.block = None;
+        }
+        if let Some((start, end, _)) = self.block
+            && (start..=end).contains(&p)
+        {
+            return Admit::Use(p, None);
+        }
+        self.lease(kind, p, clock, max_start, clock_seq)
+    }
+
+    #[cold]
+    fn lease(
+        &mut self,
+        kind: GeneratorKind,
+        p: u128,
+        clock: u128,
+        max_start: Option<u128>,
+        clock_seq: Option<ClockSeqWish>,
+    ) -> Admit {
+        if let Some((_, _, leased_at)) = self.block {
+            self.len = if clock.saturating_sub(leased_at) < self.sizes.target {
+                self.len.saturating_mul(2).min(self.sizes.max)
+            } else {
+                (self.len / 2).max(self.sizes.min)
+            };
+        }
+        let wish = clock_seq.unwrap_or(ClockSeqWish {
+            fixed: None,
+            fresh: ClockSequence::default(),
+        });
+        let req = LeaseRequest {
+            kind,
+            clock,
+            from: p,
+            len: self.len,
+            max_start,
+            clock_seq: wish.fixed,
+            fresh_clock_seq: wish.fresh,
+        };
+        match self.store.lease(&req) {
+            Ok(lease) => {
+                if let Some(w) = lease.warning {
+                    self.warnings.push(w);
+                }
+                self.block = Some((lease.start, lease.end, clock));
+                Admit::Use(lease.start, lease.clock_seq)
+            }
+            Err(StoreError::Ahead { start }) => Admit::Ahead(start),
+            Err(StoreError::Exhausted) => Admit::Exhausted,
+            Err(StoreError::Unavailable(w)) => {
+                self.warnings.push(w);
+                self.failed = true;
+                self.block = None;
+                Admit::Fallback
+            }
+            // A kind of failure this version does not know: treat it as unavailable.
+            #[allow(unreachable_patterns)]
+            Err(_) => {
+                self.failed = true;
+                self.block = None;
+                Admit::Fallback
+            }
+        }
+    }
+}
