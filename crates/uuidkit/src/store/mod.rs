@@ -33,8 +33,8 @@
 //! uuidkit-state 1
 //! boot 8c5a4e9c-3f1e-4f4e-9d7a-1b2c3d4e5f60
 //! gregorian node=9f6bdeced846 high=139613640000000000 durable=139613640050000000 last-clock=139613639999990000 clock-seq=13256
-//! v7 high=7435987429934907392123 durable=7436009420167462912000 last-clock=7435987429930000000000
-//! checksum 5d41402abc4b2a76
+//! v7 high=7476679068876800000012345 durable=7476679090867032555532345 last-clock=7476679068876800000000000
+//! checksum fb12abc326964883
 //! ```
 //!
 //! - `uuidkit-state <version>`: the format version; a newer one than this library reads
