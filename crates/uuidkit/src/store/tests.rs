@@ -457,6 +457,35 @@ fn gregorian_entries_are_capped() {
     assert!(disk.contents().unwrap().len() < 64 * 1024);
 }
 
+/// Entries whose write-ahead mark the clock has passed go first, however recent: a
+/// lease for their node would start above them anyway. Entries that may still be in
+/// use are kept.
+#[test]
+fn gregorian_entries_past_the_clock_go_first() {
+    let (_, store) = memory();
+    let node = |i: u64| GeneratorKind::Gregorian(NodeId::from_u64(0x0100_0000_0000 + i).unwrap());
+    store.lease(&req(node(0), 2_000_000_000, 0, 1)).unwrap(); // recent, mark passed
+    for i in 1..256u64 {
+        let from = 4_000_000_000 + 10 * u128::from(i); // older, marks ahead of the clock
+        store
+            .lease(&req(node(i), 100 + u128::from(i), from, 1))
+            .unwrap();
+    }
+    store
+        .lease(&req(node(999), 3_000_000_000, 3_000_000_000, 1))
+        .unwrap();
+    let kinds: Vec<_> = store
+        .snapshot()
+        .unwrap()
+        .entries
+        .iter()
+        .map(|e| e.kind)
+        .collect();
+    assert_eq!(kinds.len(), MAX_GREGORIAN_ENTRIES);
+    assert!(!kinds.contains(&node(0)));
+    assert!(kinds.contains(&node(1)) && kinds.contains(&node(999)));
+}
+
 // ---- Gregorian clock sequence ----
 
 #[test]
@@ -919,6 +948,15 @@ fn lock_file_is_never_replaced() {
             .unwrap();
     }
     assert_eq!(fs::metadata(dir.0.join("state.lock")).unwrap().ino(), ino);
+}
+
+/// Generators hold the store in an `Arc` shared by threads.
+#[test]
+fn state_store_is_send_and_sync() {
+    fn check<T: Send + Sync>() {}
+    check::<StateStore>();
+    check::<MemoryStorage>();
+    check::<FileStorage>();
 }
 
 // ---- the format ----
