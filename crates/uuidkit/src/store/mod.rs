@@ -33,8 +33,8 @@
 //! uuidkit-state 1
 //! boot 8c5a4e9c-3f1e-4f4e-9d7a-1b2c3d4e5f60
 //! gregorian node=9f6bdeced846 high=139613640000000000 durable=139613640050000000 last-clock=139613639999990000 clock-seq=13256
-//! v7 high=7435987429934907392123 durable=7436009420167462912000 last-clock=7435987429930000000000
-//! checksum 5d41402abc4b2a76
+//! v7 high=7476679068876800000012345 durable=7476679090867032555532345 last-clock=7476679068876800000000000
+//! checksum fb12abc326964883
 //! ```
 //!
 //! - `uuidkit-state <version>`: the format version; a newer one than this library reads
@@ -50,7 +50,23 @@
 //!
 //! The file is read up to [`MAX_FILE_SIZE`] bytes; anything longer is damage. At most
 //! [`MAX_GREGORIAN_ENTRIES`] Gregorian entries are kept (processes with random node IDs
-//! each add one), the ones with the oldest clock readings going first.
+//! each add one).
+//!
+//! # First use, damage, and what is not covered
+//! - No file is first use, as with libuuid's `clock.txt`: the lease starts from the
+//!   request, the directory is created, and nothing is reported. Telling it apart from
+//!   a file someone deleted is not possible, and warning on every first use of every
+//!   host would teach people to ignore the warning.
+//! - A damaged file is not salvaged, even where most of it parses: a corrupted number
+//!   could be near the last position and leave the kind exhausted for good. The lease
+//!   starts from the request (for a new Gregorian entry, with a fresh random clock
+//!   sequence, as RFC 9562 §6.3 asks when there is no state) and says so.
+//! - A file in a newer format version is damage too, and is rewritten in this one: a
+//!   host should not mix library versions that disagree on the format.
+//! - Writes below the mark are not synced. A file system that, after a power loss,
+//!   keeps a rename but not the data renamed (ext4 and btrfs write a file's data out
+//!   before committing its rename over another) can leave an empty file: that is
+//!   damage, reported, and generation goes on from the clock.
 //!
 //! ```
 //! use uuidkit::store::{GeneratorKind, LeaseRequest, StateStore};
@@ -90,7 +106,11 @@ pub const DEFAULT_LOCK_TIMEOUT: Duration = Duration::from_secs(2);
 pub const MAX_FILE_SIZE: usize = 1 << 20;
 
 /// The most Gregorian entries (node IDs) a file keeps: 256. A process with a random node
-/// ID adds one; without a limit the file would grow with every such process.
+/// ID adds one; without a limit the file would grow with every such process. Beyond it,
+/// entries whose write-ahead mark the clock has passed are dropped first (a lease for
+/// their node would start above them anyway), then the ones with the oldest clock
+/// readings. A node whose entry was dropped starts afresh, with a fresh clock sequence,
+/// as RFC 9562 §6.3 has a generator do without state.
 pub const MAX_GREGORIAN_ENTRIES: usize = 256;
 
 /// A generator whose positions the store hands out; each has its own entry in the file.
@@ -371,8 +391,16 @@ pub enum Problem {
 }
 
 impl Problem {
-    /// An I/O failure while doing `action`.
-    pub(crate) fn io(action: impl Into<String>, e: &std::io::Error) -> Problem {
+    /// An I/O failure while doing `action` (a phrase naming the file, as in
+    /// `read /x/state`): for [`Storage`] implementations.
+    ///
+    /// ```
+    /// use uuidkit::store::Problem;
+    /// let e = std::io::Error::from(std::io::ErrorKind::PermissionDenied);
+    /// let p = Problem::io("read /x/state", &e);
+    /// assert!(p.to_string().starts_with("cannot read /x/state: "));
+    /// ```
+    pub fn io(action: impl Into<String>, e: &std::io::Error) -> Problem {
         Problem::Io {
             action: action.into(),
             kind: e.kind(),
