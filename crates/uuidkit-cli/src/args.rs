@@ -3,6 +3,7 @@
 //! naming the flag, and exits with status 2).
 
 use std::ffi::OsString;
+use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use uuidkit::layout::ClockSequence;
@@ -20,6 +21,12 @@ uuidkit writes every version of RFC 9562 (v1 to v8, the Nil and the Max UUID), r
 the fields back out of any UUID, validates UUID text naming the byte at fault, and
 converts between the Gregorian time-based versions 1 and 6.
 
+gen keeps the state of the time-based versions (v1, v2, v6, v7, v8) in a state file
+shared by every uuidkit process of the user, as uuidgen -t does: processes that share
+it never write the same UUID, and a process started later continues above everything
+an earlier one wrote, after a crash or a clock set back too. 'uuidkit state' shows
+and checks the file.
+
 Accepted input forms, hex digits in either case:
   hyphenated  f81d4fae-7dec-11d0-a765-00a0c91e6bf6
   simple      f81d4fae7dec11d0a76500a0c91e6bf6
@@ -32,13 +39,19 @@ line from standard input; '--' ends the options.";
 
 const AFTER_LONG_HELP: &str = "\
 EXIT STATUS:
-  0  success
-  1  an input was not a valid UUID (or could not be converted), or generation failed
+  0  success; also when gen warned about its state file (it goes on without it)
+  1  an input was not a valid UUID (or could not be converted), generation failed,
+     or state check found the state file missing, unreadable or damaged
   2  usage error: unknown subcommand or version, a flag that does not apply, a bad flag value
 
 ENVIRONMENT:
-  UUIDKIT_NODE  node strategy for gen v1/v2/v6 when --node is not given
-                (static, random, mac, hash or a 48-bit node value in hex)
+  UUIDKIT_NODE    node strategy for gen v1/v2/v6 when --node is not given
+                  (static, random, mac, hash or a 48-bit node value in hex)
+  UUIDKIT_STATE   the state file of gen and state when --state or PATH is not given;
+                  unset or empty: $XDG_STATE_HOME/uuidkit/state, else
+                  $HOME/.local/state/uuidkit/state (gen --no-state uses none)
+  XDG_STATE_HOME, HOME
+                  where the default state file lives (absolute paths only)
 
 EXAMPLES:
   uuidkit gen v7 -n 5
@@ -46,7 +59,8 @@ EXAMPLES:
   uuidkit gen v1 --time 2022-02-22T14:22:22-05:00 --clock-seq 0x33C8 --node 9F:6B:DE:CE:D8:46
   uuidkit inspect --json 017f22e2-79b0-7cc3-98c4-dc0c0c07398f
   uuidkit check < ids.txt
-  uuidkit convert --to v6 c232ab00-9414-11ec-b3c8-9f6bdeced846";
+  uuidkit convert --to v6 c232ab00-9414-11ec-b3c8-9f6bdeced846
+  uuidkit state show";
 
 /// The whole command line.
 #[derive(Debug, Parser)]
@@ -83,6 +97,14 @@ pub enum Command {
     /// Convert time-based UUIDs between version 1 and version 6
     #[command(long_about = CONVERT_LONG_ABOUT)]
     Convert(ConvertArgs),
+    /// Show or check the state file that gen keeps for the time-based versions
+    #[command(
+        long_about = STATE_LONG_ABOUT,
+        after_long_help = STATE_AFTER_LONG_HELP,
+        subcommand_required = true,
+        arg_required_else_help = true
+    )]
+    State(StateArgs),
 }
 
 const GEN_LONG_ABOUT: &str = "\
@@ -101,16 +123,44 @@ VERSION is one of:
   nil  the Nil UUID, all zeros (§5.9)
   max  the Max UUID, all ones (§5.10)
 
-A flag that does not apply to the chosen version is a usage error.";
+A flag that does not apply to the chosen version is a usage error.
+
+STATE FILE:
+The time-based versions (v1, v2, v6, v7 and the time-based v8) keep their state in a
+file shared by every process that names it, as uuidgen -t does: --state PATH, else
+UUIDKIT_STATE, else $XDG_STATE_HOME/uuidkit/state, else
+$HOME/.local/state/uuidkit/state. A process leases blocks of timestamps from the file
+under a lock, so that
+  - processes sharing the file never write the same v1, v6, v7 or v8 UUID, even with
+    the same --node and --clock-seq;
+  - a process started later continues above every v6, v7 and v8 UUID an earlier one
+    wrote, also after kill -9 or a clock set back, and v1 never repeats one (it takes
+    the next clock sequence when the clock went back; with a fixed --clock-seq it
+    continues above the stored timestamps as v6 does).
+With the state file, the static node strategy is the host's hash node (as 'hash'), so
+that all processes of the host share one clock sequence; --node random keeps no state
+(its node changes with every UUID). v2 replaces 32 bits of the timestamp by design,
+so v2 UUIDs are outside this guarantee even though v2 leases its timestamps too.
+
+A missing file is created (with its directory) on first use. A state file that is
+damaged (empty, cut short, garbage, a newer format, a bad checksum), unreadable, in a
+directory that cannot be written, or locked by another process for more than 2 s
+never stops gen: it writes one warning naming the file and what is wrong on standard
+error, goes on (rewriting a damaged file, or in memory when the file cannot be used)
+and exits 0. --no-state keeps the state in memory only.
+
+--time uses no state file: a fixed instant is for reproducible output, and the same
+command line gives the same UUIDs (with --clock-seq and --node) only when no stored
+timestamp pushes them up.";
 
 const GEN_AFTER_LONG_HELP: &str = "\
 FLAGS BY VERSION:
-  v1, v6   --time, --clock-seq, --node
-  v2       --domain, --local-id, --time, --clock-seq, --node
+  v1, v6   --time, --clock-seq, --node, --state
+  v2       --domain, --local-id, --time, --clock-seq, --node, --state
   v3, v5   --namespace, --name (both required)
-  v7       --time, --method
-  v8       --namespace and --name (name-based) or --time (time-based)
-  all      --count, --format, --upper
+  v7       --time, --method, --state
+  v8       --namespace and --name (name-based) or --time, --state (time-based)
+  all      --count, --format, --upper, --no-state
 
 With --time, -n N gives N UUIDs from that one instant: v1, v2 and v6 advance the
 timestamp by one 100 ns tick per UUID; v7 and v8 count within the instant.
@@ -122,7 +172,36 @@ EXAMPLES:
   uuidkit gen v4 -n 3 --format simple
   uuidkit gen v5 --namespace @url --name https://example.com/
   uuidkit gen v1 --time 2022-02-22T14:22:22-05:00 --clock-seq 0x33C8 --node 9F:6B:DE:CE:D8:46
-  uuidkit gen v7 --method precision --upper";
+  uuidkit gen v7 --method precision --upper
+  uuidkit gen v7 --state /var/lib/uuidkit/state -n 3
+  UUIDKIT_STATE=/tmp/uuidkit-test-state uuidkit gen v6 --node 0x0123456789ab";
+
+const STATE_LONG_ABOUT: &str = "\
+Show or check the state file that gen keeps for the time-based versions.
+
+PATH is the state file; without it, UUIDKIT_STATE, else
+$XDG_STATE_HOME/uuidkit/state, else $HOME/.local/state/uuidkit/state (the file gen
+uses without --state). Both read the file without locking or changing it.
+
+The file holds one entry per generator kind: 'gregorian' for v1, v2 and v6 of one
+node ID, 'v7', and 'v8'. Each entry records a position, a number ordered like the
+UUIDs: Gregorian 100 ns ticks since 1582-10-15; v7 the Unix milliseconds times 2^42
+plus the 42-bit counter; v8 the 10 ns steps since 1970 times 2^30 plus the 30-bit
+counter. 'high' is the highest position ever handed out, 'durable' the write-ahead
+mark above it that survives a power loss.";
+
+const STATE_AFTER_LONG_HELP: &str = "\
+EXIT STATUS:
+  0  show: the file was read (a damaged one too: its \"damage\" says what is wrong);
+     check: the file is sound
+  1  the file does not exist or cannot be read; check: the file is damaged (the
+     message names the line and field)
+  2  usage error
+
+EXAMPLES:
+  uuidkit state show
+  uuidkit state show /var/lib/uuidkit/state | jq -r '.entries[].high_time'
+  uuidkit state check || echo 'the next gen will rewrite it'";
 
 const INSPECT_LONG_ABOUT: &str = "\
 Show the fields of each UUID: its canonical form, variant and version, and what its
@@ -342,8 +421,10 @@ pub struct GenArgs {
         value_parser = parse_node,
         long_help = "Node ID for v1, v2 and v6: a strategy or a value. Overrides the\n\
                      UUIDKIT_NODE environment variable; the default is static.\n  \
-                     static  a random node chosen once, multicast bit set\n  \
-                     random  a new random node for every UUID, multicast bit set\n  \
+                     static  a random node chosen once, multicast bit set; with a state\n          \
+                     file the host's hash node, shared by all its processes\n  \
+                     random  a new random node for every UUID, multicast bit set (no\n          \
+                     state file: the nodes keep the UUIDs apart)\n  \
                      mac     the MAC address of an up, non-loopback interface\n          \
                      (static, with a warning, when there is none)\n  \
                      hash    SHA-256 of host name, MAC and IP addresses, multicast bit set\n  \
@@ -374,6 +455,23 @@ pub struct GenArgs {
                      --domain group; required for --domain org."
     )]
     pub local_id: Option<u32>,
+
+    /// State file for v1, v2, v6, v7, v8 [default: UUIDKIT_STATE, else the XDG state dir]
+    #[arg(
+        long,
+        value_name = "PATH",
+        value_parser = state_path_parser(),
+        long_help = "State file of the time-based versions (v1, v2, v6, v7, the time-based\n\
+                     v8), shared by every process that names it (see STATE FILE below).\n\
+                     Overrides UUIDKIT_STATE; without either, $XDG_STATE_HOME/uuidkit/state,\n\
+                     else $HOME/.local/state/uuidkit/state. Its lock file is PATH.lock.\n\
+                     Not with --time, which uses no state."
+    )]
+    pub state: Option<PathBuf>,
+
+    /// Keep the state in memory only: no state file (overrides UUIDKIT_STATE)
+    #[arg(long, conflicts_with = "state")]
+    pub no_state: bool,
 }
 
 impl GenArgs {
@@ -424,6 +522,70 @@ pub struct ConvertArgs {
     #[arg(value_name = "UUID", value_parser = clap::value_parser!(OsString))]
     pub uuids: Vec<OsString>,
 }
+
+/// What `state` accepts.
+#[derive(Debug, Args)]
+pub struct StateArgs {
+    /// What to do with the state file.
+    #[command(subcommand)]
+    pub action: StateAction,
+}
+
+/// The subcommands of `state`.
+#[derive(Debug, Subcommand)]
+pub enum StateAction {
+    /// Write the state file's content as one JSON object
+    #[command(long_about = STATE_SHOW_LONG_ABOUT)]
+    Show(StatePathArg),
+    /// Exit 0 if the state file is sound; otherwise say what is wrong and exit 1
+    #[command(long_about = STATE_CHECK_LONG_ABOUT)]
+    Check(StatePathArg),
+}
+
+/// The optional state file operand.
+#[derive(Debug, Args)]
+pub struct StatePathArg {
+    /// The state file [default: UUIDKIT_STATE, else the XDG state dir]
+    #[arg(
+        value_name = "PATH",
+        value_parser = state_path_parser()
+    )]
+    pub path: Option<PathBuf>,
+}
+
+const STATE_SHOW_LONG_ABOUT: &str = "\
+Write the state file's content as one JSON object, with the keys:
+  path             the file
+  format_version   the version its first line states (0 if that is not a header)
+  checksum_ok      whether its checksum line matches the content
+  boot_id          the boot ID of the system that wrote it, or null
+  current_boot_id  this system's boot ID now, or null (when it differs, the next
+                   lease starts above each entry's durable mark)
+  size             the file's size in bytes
+  damage           what is wrong with it, naming the line and field, or null
+  entries          one object per generator kind:
+    kind             gregorian (v1, v2, v6 of one node), v7 or v8
+    node             gregorian: the node ID, 12 hex digits
+    clock_seq        gregorian: the clock sequence, 0-16383
+    high             the highest position handed out, a decimal string (positions
+                     exceed the integers JSON numbers hold exactly)
+    high_time        its time: RFC 3339, UTC
+    high_counter     v7, v8: its counter bits (42 for v7, 30 for v8)
+    durable, durable_time, durable_counter
+                     the write-ahead mark, the same way
+    last_clock, last_clock_time
+                     the clock reading of the latest lease
+A damaged file shows the entries that could be read before the damage.";
+
+const STATE_CHECK_LONG_ABOUT: &str = "\
+Check the state file. Exits 0, printing nothing, if it is sound. Otherwise says what
+is wrong on standard error and exits 1: a missing file ('does not exist'), one that
+cannot be read, or damage with the line and field at fault:
+
+  uuidkit: state file /root/.local/state/uuidkit/state: line 3, field high: ...
+
+A damaged file does not stop gen: the next gen warns, starts afresh from the clock and
+rewrites the file.";
 
 /// An unsigned number in decimal or with a `0x`/`0X` prefix in hex.
 fn parse_number(s: &str) -> Result<u64, String> {
@@ -501,6 +663,24 @@ pub fn parse_time(s: &str) -> Result<TimeArg, String> {
         text: s.to_string(),
         time,
     })
+}
+
+/// `--state` and the `state` operand: any non-empty path (an empty one would name the
+/// current directory's nothing; `--no-state` is the way to have no state file).
+pub fn parse_state_path(s: OsString) -> Result<PathBuf, String> {
+    if s.is_empty() {
+        return Err(
+            "a state file path cannot be empty (gen --no-state keeps the state in memory)"
+                .to_string(),
+        );
+    }
+    Ok(PathBuf::from(s))
+}
+
+/// The value parser of state file paths: any bytes the system allows, not only UTF-8.
+fn state_path_parser() -> impl clap::builder::TypedValueParser<Value = PathBuf> {
+    use clap::builder::TypedValueParser;
+    clap::builder::OsStringValueParser::new().try_map(parse_state_path)
 }
 
 /// `--node`: a strategy name or a node value.

@@ -1,4 +1,6 @@
-//! `uuidkit gen VERSION`: check which flags apply, build the generator, write N UUIDs.
+//! `uuidkit gen VERSION`: check which flags apply, build the generator (with the state
+//! file for the time-based versions), write N UUIDs, and print what the generator says
+//! about its state file as warnings.
 
 use std::io::Write;
 
@@ -17,12 +19,13 @@ use uuidkit::generator::unix::{UnixGenerator, V7Method};
 use uuidkit::node::NodeStrategy;
 
 use crate::args::{DomainArg, GenArgs, GenVersion, MethodArg, TimeArg};
+use crate::state::GenState;
 use crate::{Failure, Status, usage_error};
 
 use GenVersion::*;
 
 /// Each optional flag of `gen` and the versions it applies to.
-fn applicability(a: &GenArgs) -> [(&'static str, bool, &'static [GenVersion], &'static str); 8] {
+fn applicability(a: &GenArgs) -> [(&'static str, bool, &'static [GenVersion], &'static str); 9] {
     const NAMED: &[GenVersion] = &[V3, V5, V8];
     const TIMED: &[GenVersion] = &[V1, V2, V6, V7, V8];
     const GREGORIAN: &[GenVersion] = &[V1, V2, V6];
@@ -40,6 +43,12 @@ fn applicability(a: &GenArgs) -> [(&'static str, bool, &'static [GenVersion], &'
         ("--method", a.method.is_some(), &[V7], "v7"),
         ("--domain", a.domain.is_some(), &[V2], "v2"),
         ("--local-id", a.local_id.is_some(), &[V2], "v2"),
+        (
+            "--state",
+            a.state.is_some(),
+            TIMED,
+            "the time-based versions v1, v2, v6, v7 and v8",
+        ),
     ]
 }
 
@@ -91,6 +100,21 @@ fn validate(a: &GenArgs) -> Result<(), Failure> {
              without them gen v8 is time-based and takes --time",
         ));
     }
+    if v == V8 && named && a.state.is_some() {
+        return Err(usage(
+            ErrorKind::ArgumentConflict,
+            "--state does not apply to the name-based gen v8 (--namespace/--name): a \
+             name-based UUID has no state to keep",
+        ));
+    }
+    if a.state.is_some() && a.time.is_some() {
+        // Asking for both is a mistake worth saying: the file would not be used.
+        return Err(usage(
+            ErrorKind::ArgumentConflict,
+            "--state does not apply with --time: a fixed instant uses no state file, so \
+             that the same command line gives the same UUIDs",
+        ));
+    }
     if let Some(t) = &a.time {
         check_time_range(v, t, a.count)?;
     }
@@ -140,12 +164,18 @@ fn emit(
     out: &mut impl Write,
     mut next: impl FnMut() -> Result<Uuid, GenError>,
 ) -> Result<Status, Failure> {
-    emit_batches(a, out, |batch| {
-        for (done, u) in batch.iter_mut().enumerate() {
-            *u = next().map_err(|error| Stopped { done, error })?;
-        }
-        Ok(())
-    })
+    emit_batches(a, out, |batch| fill_each(batch, &mut next))
+}
+
+/// Fills `batch` from `next`, stopping at the first error.
+fn fill_each(
+    batch: &mut [Uuid],
+    mut next: impl FnMut() -> Result<Uuid, GenError>,
+) -> Result<(), Stopped> {
+    for (done, u) in batch.iter_mut().enumerate() {
+        *u = next().map_err(|error| Stopped { done, error })?;
+    }
+    Ok(())
 }
 
 /// A batch that a generator could not finish: the first `done` UUIDs are good.
@@ -267,6 +297,7 @@ fn run_gregorian<C: Clock>(
     generator: GregorianGenerator<C, Csprng>,
     node: Option<NodeStrategy>,
     kind: GregorianKind,
+    state: GenState,
 ) -> Result<Status, Failure> {
     let mut g = generator;
     if let Some(n) = node {
@@ -275,12 +306,33 @@ fn run_gregorian<C: Clock>(
     if let Some(cs) = a.clock_seq {
         g = g.with_clock_seq(cs);
     }
+    let GenState {
+        store,
+        mut warnings,
+    } = state;
+    if let Some(store) = store {
+        // After the node: with a store, `static` becomes the host's hash node.
+        g = g.with_store(store);
+    }
     if let Some(w) = g.node_warning() {
         crate::report(format_args!("warning: {w}"));
     }
-    match kind {
-        GregorianKind::Plain => emit(a, out, || g.next()),
-        GregorianKind::Dce(domain, id) => emit(a, out, || g.next_v2(domain, id)),
+    emit_batches(a, out, |b| {
+        let made = match kind {
+            GregorianKind::Plain => fill_each(b, || g.next()),
+            GregorianKind::Dce(domain, id) => fill_each(b, || g.next_v2(domain, id)),
+        };
+        warnings.after_batch(g.take_store_warnings());
+        made
+    })
+}
+
+/// The state file for a live (not `--time`) generator, unless `--no-state`.
+fn live_state(a: &GenArgs) -> GenState {
+    if a.no_state {
+        GenState::none()
+    } else {
+        GenState::open(a.state.as_deref())
     }
 }
 
@@ -315,7 +367,7 @@ fn gregorian(a: &GenArgs, out: &mut impl Write) -> Result<Status, Failure> {
         Some(t) => {
             let g = GregorianGenerator::with_sources(version, fixed(t.time), Csprng)
                 .with_overrun(OverrunPolicy::Advance);
-            run_gregorian(a, out, g, node, kind)
+            run_gregorian(a, out, g, node, kind, GenState::none())
         }
         None => {
             // v1()/v6() follow UUIDKIT_NODE themselves (validated above); only the flag
@@ -325,7 +377,14 @@ fn gregorian(a: &GenArgs, out: &mut impl Write) -> Result<Status, Failure> {
             } else {
                 GregorianGenerator::v1()
             };
-            run_gregorian(a, out, g, a.node.clone(), kind)
+            // A node that changes with every UUID keeps them apart without state (and
+            // the generator would not use the store for it).
+            let state = if matches!(node, Some(NodeStrategy::Random)) {
+                GenState::none()
+            } else {
+                live_state(a)
+            };
+            run_gregorian(a, out, g, a.node.clone(), kind, state)
         }
     }
 }
@@ -345,9 +404,17 @@ fn v7(a: &GenArgs, out: &mut impl Write) -> Result<Status, Failure> {
             })
         }
         None => {
+            let GenState {
+                store,
+                mut warnings,
+            } = live_state(a);
             let mut g = UnixGenerator::new(method);
+            if let Some(store) = store {
+                g = g.with_store(store);
+            }
             emit_batches(a, out, |b| {
                 g.fill(b);
+                warnings.after_batch(g.take_store_warnings());
                 Ok(())
             })
         }
@@ -364,9 +431,17 @@ fn v8_time_based(a: &GenArgs, out: &mut impl Write) -> Result<Status, Failure> {
             })
         }
         None => {
+            let GenState {
+                store,
+                mut warnings,
+            } = live_state(a);
             let mut g = CustomGenerator::new();
+            if let Some(store) = store {
+                g = g.with_store(store);
+            }
             emit_batches(a, out, |b| {
                 g.fill(b);
+                warnings.after_batch(g.take_store_warnings());
                 Ok(())
             })
         }

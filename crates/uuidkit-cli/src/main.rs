@@ -1,6 +1,8 @@
 //! `uuidkit`: generate, inspect, check and convert UUIDs (RFC 9562).
 //!
-//! Exit status: 0 success, 1 invalid input (or a generation failure), 2 usage error.
+//! Exit status: 0 success (also when gen warned about its state file), 1 invalid input
+//! (or a generation failure, or a damaged or missing state file for `state check`), 2
+//! usage error.
 
 // Only `platform` may use `unsafe`, and says why at each use.
 #![deny(unsafe_code)]
@@ -12,6 +14,7 @@ mod generate;
 mod input;
 mod inspect;
 mod platform;
+mod state;
 mod stdio;
 
 use std::io::{self, BufWriter, Write};
@@ -85,6 +88,7 @@ fn run(cli: Cli, out: &mut impl Write) -> Result<Status, Failure> {
         Command::Inspect(a) => inspect::run(&a, out),
         Command::Check(a) => check::run(&a),
         Command::Convert(a) => convert::run(&a, out),
+        Command::State(a) => state::run(&a, out),
     }
 }
 
