@@ -54,8 +54,10 @@ impl State {
         self.entries.iter().find(|e| e.kind == kind)
     }
 
-    /// Replaces or inserts `entry`, keeping the order, and drops the Gregorian entries
-    /// with the oldest clock readings beyond [`MAX_GREGORIAN_ENTRIES`].
+    /// Replaces or inserts `entry`, keeping the order, and drops Gregorian entries beyond
+    /// [`MAX_GREGORIAN_ENTRIES`]: first those whose write-ahead mark the new entry's clock
+    /// reading has passed (a lease for their node would start above it anyway, so
+    /// forgetting them loses nothing), the ones with the oldest readings first.
     pub fn put(&mut self, entry: Entry) {
         match self
             .entries
@@ -65,15 +67,16 @@ impl State {
             Err(i) => self.entries.insert(i, entry),
         }
         let gregorian = |e: &Entry| matches!(e.kind, GeneratorKind::Gregorian(_));
+        let now = entry.last_clock;
         while self.entries.iter().filter(|e| gregorian(e)).count() > MAX_GREGORIAN_ENTRIES {
-            let oldest = self
+            let victim = self
                 .entries
                 .iter()
                 .enumerate()
                 .filter(|(_, e)| gregorian(e) && e.kind != entry.kind)
-                .min_by_key(|(_, e)| e.last_clock)
+                .min_by_key(|(_, e)| (e.durable >= now, e.last_clock))
                 .map(|(i, _)| i);
-            match oldest {
+            match victim {
                 Some(i) => {
                     self.entries.remove(i);
                 }

@@ -33,8 +33,8 @@
 //! uuidkit-state 1
 //! boot 8c5a4e9c-3f1e-4f4e-9d7a-1b2c3d4e5f60
 //! gregorian node=9f6bdeced846 high=139613640000000000 durable=139613640050000000 last-clock=139613639999990000 clock-seq=13256
-//! v7 high=7435987429934907392123 durable=7436009420167462912000 last-clock=7435987429930000000000
-//! checksum 5d41402abc4b2a76
+//! v7 high=7476679068876800000012345 durable=7476679090867032555532345 last-clock=7476679068876800000000000
+//! checksum fb12abc326964883
 //! ```
 //!
 //! - `uuidkit-state <version>`: the format version; a newer one than this library reads
@@ -50,7 +50,23 @@
 //!
 //! The file is read up to [`MAX_FILE_SIZE`] bytes; anything longer is damage. At most
 //! [`MAX_GREGORIAN_ENTRIES`] Gregorian entries are kept (processes with random node IDs
-//! each add one), the ones with the oldest clock readings going first.
+//! each add one).
+//!
+//! # First use, damage, and what is not covered
+//! - No file is first use, as with libuuid's `clock.txt`: the lease starts from the
+//!   request, the directory is created, and nothing is reported. Telling it apart from
+//!   a file someone deleted is not possible, and warning on every first use of every
+//!   host would teach people to ignore the warning.
+//! - A damaged file is not salvaged, even where most of it parses: a corrupted number
+//!   could be near the last position and leave the kind exhausted for good. The lease
+//!   starts from the request (for a new Gregorian entry, with a fresh random clock
+//!   sequence, as RFC 9562 §6.3 asks when there is no state) and says so.
+//! - A file in a newer format version is damage too, and is rewritten in this one: a
+//!   host should not mix library versions that disagree on the format.
+//! - Writes below the mark are not synced. A file system that, after a power loss,
+//!   keeps a rename but not the data renamed (ext4 and btrfs write a file's data out
+//!   before committing its rename over another) can leave an empty file: that is
+//!   damage, reported, and generation goes on from the clock.
 //!
 //! ```
 //! use uuidkit::store::{GeneratorKind, LeaseRequest, StateStore};
@@ -90,7 +106,11 @@ pub const DEFAULT_LOCK_TIMEOUT: Duration = Duration::from_secs(2);
 pub const MAX_FILE_SIZE: usize = 1 << 20;
 
 /// The most Gregorian entries (node IDs) a file keeps: 256. A process with a random node
-/// ID adds one; without a limit the file would grow with every such process.
+/// ID adds one; without a limit the file would grow with every such process. Beyond it,
+/// entries whose write-ahead mark the clock has passed are dropped first (a lease for
+/// their node would start above them anyway), then the ones with the oldest clock
+/// readings. A node whose entry was dropped starts afresh, with a fresh clock sequence,
+/// as RFC 9562 §6.3 has a generator do without state.
 pub const MAX_GREGORIAN_ENTRIES: usize = 256;
 
 /// A generator whose positions the store hands out; each has its own entry in the file.
@@ -371,8 +391,16 @@ pub enum Problem {
 }
 
 impl Problem {
-    /// An I/O failure while doing `action`.
-    pub(crate) fn io(action: impl Into<String>, e: &std::io::Error) -> Problem {
+    /// An I/O failure while doing `action` (a phrase naming the file, as in
+    /// `read /x/state`): for [`Storage`] implementations.
+    ///
+    /// ```
+    /// use uuidkit::store::Problem;
+    /// let e = std::io::Error::from(std::io::ErrorKind::PermissionDenied);
+    /// let p = Problem::io("read /x/state", &e);
+    /// assert!(p.to_string().starts_with("cannot read /x/state: "));
+    /// ```
+    pub fn io(action: impl Into<String>, e: &std::io::Error) -> Problem {
         Problem::Io {
             action: action.into(),
             kind: e.kind(),
@@ -673,13 +701,20 @@ impl StateStore {
     ///
     /// Gregorian clock sequence: a new entry takes the request's fixed one, else its
     /// fresh one. An existing entry takes the fixed one if any, else the stored one, plus
-    /// one if the clock reads earlier than at the previous lease (RFC 9562 §5.1: the
-    /// clock went back). The previous reading recorded is that of the *latest* lease, not
-    /// the highest ever: after a real step back, one lease sees it and the ones after it
-    /// compare with the new, lower clock, so one step back costs one increment rather
-    /// than one per lease until the clock catches up. A process whose reading is older
-    /// than another's (it waited for the lock) may increment it needlessly; that is
-    /// harmless, since the positions themselves never repeat.
+    /// one if the clock went back (RFC 9562 §5.1, §6.3) since the previous lease.
+    ///
+    /// "Went back" needs care, because a reading is taken *before* the lease waits for
+    /// the lock: a process that read its clock and then waited while another, which read
+    /// its clock later, took the lock first, brings a reading earlier than the stored
+    /// one without any clock having moved back. So a reading counts as a step back only
+    /// when it is earlier than the stored one by more than the time a lease can wait for
+    /// the lock: the write-ahead window (5 s) or the lock timeout, whichever is longer.
+    /// The stored reading (`last_clock`) is the highest seen, so that such a stale reading
+    /// does not lower it, except after a step back, when it becomes the new, lower
+    /// reading: one step back costs one increment, not one per lease until the clock
+    /// catches up. Missing a smaller step back costs nothing: a lease never starts at or
+    /// below a position already leased, so timestamps do not repeat whatever the clock
+    /// does; the clock sequence is the second line of defence, for state that was lost.
     ///
     /// ```
     /// use uuidkit::store::{GeneratorKind, LeaseRequest, MemoryStorage, StateStore};
@@ -691,10 +726,14 @@ impl StateStore {
     /// req.fresh_clock_seq = ClockSequence::new(77).unwrap();
     /// let a = store.lease(&req)?;
     /// assert_eq!((a.start, a.end, a.clock_seq.unwrap().get()), (1000, 1009, 77));
-    /// req.clock = 900; // the clock went back
+    /// req.clock = 900; // 100 ticks (10 µs) earlier: a reading taken before the lock
     /// req.from = 900;
     /// let b = store.lease(&req)?;
-    /// assert_eq!((b.start, b.clock_seq.unwrap().get()), (1010, 78));
+    /// assert_eq!((b.start, b.clock_seq.unwrap().get()), (1010, 77));
+    /// req.clock = 1000 + 60 * 10_000_000; // a minute later
+    /// store.lease(&req)?;
+    /// req.clock = 1000; // the clock was set back a minute
+    /// assert_eq!(store.lease(&req)?.clock_seq.unwrap().get(), 78);
     /// # Ok::<(), uuidkit::store::StoreError>(())
     /// ```
     pub fn lease(&self, req: &LeaseRequest) -> Result<Lease, StoreError> {
@@ -751,20 +790,24 @@ impl StateStore {
         }
         let end = start.saturating_add(req.len.max(1) - 1).min(max);
 
+        // See the method's documentation for why a reading slightly behind is not a step.
+        let stepped_back = old.is_some_and(|e| {
+            clock.saturating_add(self.stale_reading_tolerance(kind)) < e.last_clock
+        });
         let clock_seq = match kind {
             GeneratorKind::Gregorian(_) => Some(match (req.clock_seq, old) {
                 (Some(fixed), _) => fixed,
                 (None, None) => req.fresh_clock_seq,
                 (None, Some(e)) => {
                     let stored = e.clock_seq.unwrap_or(req.fresh_clock_seq);
-                    if clock < e.last_clock {
-                        stored.next()
-                    } else {
-                        stored
-                    }
+                    if stepped_back { stored.next() } else { stored }
                 }
             }),
             GeneratorKind::V7 | GeneratorKind::V8 => None,
+        };
+        let last_clock = match old {
+            Some(e) if !stepped_back => e.last_clock.max(clock),
+            _ => clock,
         };
 
         // Write ahead: once a block passes the mark, raise the mark a window above it and
@@ -779,7 +822,7 @@ impl StateStore {
             kind,
             high: end,
             durable,
-            last_clock: clock,
+            last_clock,
             clock_seq,
         });
 
@@ -795,6 +838,18 @@ impl StateStore {
             clock_seq,
             warning,
         })
+    }
+
+    /// How far a clock reading may trail the stored one without being a step back: the
+    /// longest a lease can have waited for the lock, in `kind`'s units.
+    fn stale_reading_tolerance(&self, kind: GeneratorKind) -> u128 {
+        let t = self.lock_timeout;
+        let lock_wait = match kind {
+            GeneratorKind::Gregorian(_) => t.as_nanos() / 100,
+            GeneratorKind::V7 => t.as_millis().saturating_mul(1 << 42),
+            GeneratorKind::V8 => (t.as_nanos() / 10).saturating_mul(1 << 30),
+        };
+        lock_wait.max(kind.write_ahead_window())
     }
 
     /// What the file holds now, and what is wrong with it, without changing it.
@@ -884,7 +939,8 @@ pub struct EntrySnapshot {
     /// The write-ahead mark: every position ever leased is at or below it, and the last
     /// synced file says so.
     pub durable: u128,
-    /// The clock reading of the latest lease.
+    /// The highest clock reading of the leases since the clock last went back (see
+    /// [`StateStore::lease`]).
     pub last_clock: u128,
     /// Gregorian: the clock sequence; `None` for v7 and v8.
     pub clock_seq: Option<ClockSequence>,

@@ -270,9 +270,10 @@ impl Storage for FileStorage {
                 &e,
             ));
         }
-        if durable {
-            // The rename is an entry in the directory: sync it too, or a power loss may
-            // bring back the old file.
+        // The rename is an entry in the directory: sync it too, or a power loss may
+        // bring back the old file. (Only Unix lets a directory be opened and synced;
+        // elsewhere the rename is as durable as the system makes it.)
+        if durable && cfg!(unix) {
             let dir = self.dir();
             File::open(dir)
                 .and_then(|d| d.sync_all())
