@@ -929,7 +929,6 @@ fn missing_file_and_directory_are_created_silently() {
 /// Another open file holds the lock (as another process would): the lease gives up
 /// after the timeout with `Unavailable`, and works once the lock is released.
 #[test]
-#[allow(clippy::incompatible_msrv)] // File::try_lock; see FileStorage::lock
 fn lock_timeout_gives_unavailable() {
     let dir = TempDir::new("lock");
     let store = StateStore::open(dir.state()).with_lock_timeout(Duration::from_millis(100));
