@@ -616,6 +616,32 @@ pub struct StateStore {
     lock_timeout: Duration,
 }
 
+/// Where generators lease blocks of positions: a state file ([`StateStore`]), or anything
+/// that leases from one on their behalf (a service serving processes that cannot share
+/// the file). Generators take one through `with_store`.
+///
+/// ```
+/// use std::sync::Arc;
+/// use uuidkit::store::{GeneratorKind, LeaseRequest, LeaseSource, StateStore};
+/// let path = std::env::temp_dir().join(format!("uuidkit-doc-source-{}", std::process::id()));
+/// let source: Arc<dyn LeaseSource> = Arc::new(StateStore::open(&path));
+/// let lease = source.lease(&LeaseRequest::new(GeneratorKind::V7, 1 << 42, 1 << 42, 10))?;
+/// assert_eq!(lease.len(), 10);
+/// # std::fs::remove_file(&path).ok();
+/// # Ok::<(), uuidkit::store::StoreError>(())
+/// ```
+pub trait LeaseSource: Send + Sync + fmt::Debug {
+    /// A block of positions no other user of the source has or will get; see
+    /// [`StateStore::lease`] for the rules.
+    fn lease(&self, req: &LeaseRequest) -> Result<Lease, StoreError>;
+}
+
+impl LeaseSource for StateStore {
+    fn lease(&self, req: &LeaseRequest) -> Result<Lease, StoreError> {
+        StateStore::lease(self, req)
+    }
+}
+
 impl fmt::Debug for StateStore {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("StateStore")
