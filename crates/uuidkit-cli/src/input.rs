@@ -92,10 +92,10 @@ impl fmt::Display for Described<'_> {
         }
         let mut excerpt = &input.bytes[..EXCERPT.min(input.bytes.len())];
         // Do not cut a UTF-8 character in two: that would turn the quote into escapes.
-        if let Err(e) = std::str::from_utf8(excerpt) {
-            if e.error_len().is_none() {
-                excerpt = &excerpt[..e.valid_up_to()];
-            }
+        if let Err(e) = std::str::from_utf8(excerpt)
+            && e.error_len().is_none()
+        {
+            excerpt = &excerpt[..e.valid_up_to()];
         }
         write!(
             f,

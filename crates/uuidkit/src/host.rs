@@ -112,10 +112,10 @@ pub fn ip_addresses() -> Vec<std::net::IpAddr> {
             let t = line.trim_start_matches([' ', '|', '+', '-']).trim();
             if let Ok(a) = t.parse::<Ipv4Addr>() {
                 last = Some(a);
-            } else if t.contains("/32 host LOCAL") {
-                if let Some(a) = last.filter(|a| !a.is_loopback()) {
-                    out.push(IpAddr::V4(a));
-                }
+            } else if t.contains("/32 host LOCAL")
+                && let Some(a) = last.filter(|a| !a.is_loopback())
+            {
+                out.push(IpAddr::V4(a));
             }
         }
     }

@@ -235,7 +235,7 @@ impl NodeParseError {
             Expected::OctetDigit => write!(
                 f,
                 "the {} hex digit of octet {} (an octet is 2 hex digits)",
-                if self.index % 3 == 0 {
+                if self.index.is_multiple_of(3) {
                     "first"
                 } else {
                     "second"

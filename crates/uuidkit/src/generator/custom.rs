@@ -10,7 +10,7 @@ use super::monotonic::{Monotonic, Step};
 use crate::Uuid;
 use crate::layout::v8::pack_time_based;
 use crate::random::Csprng;
-use crate::store::{GeneratorKind, StateStore, StoreWarning};
+use crate::store::{GeneratorKind, LeaseSource, StoreWarning};
 use crate::time::{Clock, SystemClock};
 
 /// A generator of time-based v8 UUIDs (Appendix B.1 layout).
@@ -83,7 +83,7 @@ impl<C: Clock, R: RngCore> CustomGenerator<C, R> {
     /// assert_ne!(a.next(), b.next());
     /// # let _ = std::fs::remove_file(&path);
     /// ```
-    pub fn with_store(mut self, store: Arc<StateStore>) -> Self {
+    pub fn with_store(mut self, store: Arc<dyn LeaseSource>) -> Self {
         self.store = Some(StoreLink::new(store, V8_BLOCKS));
         self
     }

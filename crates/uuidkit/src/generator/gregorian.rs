@@ -12,7 +12,7 @@ use std::sync::Arc;
 use super::leased::{Admit, BlockSizes, ClockSeqWish, StoreLink};
 use crate::node::{NodeStrategy, host_hash_node, random_node};
 use crate::random::Csprng;
-use crate::store::{GeneratorKind, StateStore, StoreWarning};
+use crate::store::{GeneratorKind, LeaseSource, StoreWarning};
 use crate::time::{Clock, GregorianTimestamp, SystemClock};
 use crate::{NodeId, Uuid, Version};
 
@@ -282,7 +282,7 @@ impl<C: Clock, R: RngCore> GregorianGenerator<C, R> {
     /// # let _ = std::fs::remove_file(&path);
     /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
-    pub fn with_store(mut self, store: Arc<StateStore>) -> Self {
+    pub fn with_store(mut self, store: Arc<dyn LeaseSource>) -> Self {
         self.store = Some(StoreLink::new(store, GREGORIAN_BLOCKS));
         if self.strategy == NodeStrategy::Static {
             self.node = host_hash_node();

@@ -17,7 +17,7 @@
 use std::sync::Arc;
 
 use crate::layout::ClockSequence;
-use crate::store::{GeneratorKind, LeaseRequest, StateStore, StoreError, StoreWarning};
+use crate::store::{GeneratorKind, LeaseRequest, LeaseSource, StoreError, StoreWarning};
 
 /// Sizes of a kind's blocks, in its position units.
 #[derive(Clone, Copy, Debug)]
@@ -52,7 +52,7 @@ pub(crate) struct ClockSeqWish {
 }
 
 pub(crate) struct StoreLink {
-    store: Arc<StateStore>,
+    store: Arc<dyn LeaseSource>,
     sizes: BlockSizes,
     len: u128,
     /// The leased block, inclusive, and the clock reading when it was leased.
@@ -65,7 +65,7 @@ pub(crate) struct StoreLink {
 impl core::fmt::Debug for StoreLink {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("StoreLink")
-            .field("path", &self.store.path())
+            .field("source", &self.store)
             .field("block", &self.block)
             .field("failed", &self.failed)
             .finish_non_exhaustive()
@@ -73,7 +73,7 @@ impl core::fmt::Debug for StoreLink {
 }
 
 impl StoreLink {
-    pub(crate) fn new(store: Arc<StateStore>, sizes: BlockSizes) -> StoreLink {
+    pub(crate) fn new(store: Arc<dyn LeaseSource>, sizes: BlockSizes) -> StoreLink {
         StoreLink {
             store,
             sizes,

@@ -13,7 +13,7 @@ use super::monotonic::{Monotonic, Step};
 use crate::Uuid;
 use crate::layout::v7::pack;
 use crate::random::Csprng;
-use crate::store::{GeneratorKind, StateStore, StoreWarning};
+use crate::store::{GeneratorKind, LeaseSource, StoreWarning};
 use crate::time::{Clock, SystemClock};
 
 /// The §6.2 method that fills `rand_a` and `rand_b`.
@@ -191,7 +191,7 @@ impl<C: Clock, R: RngCore> UnixGenerator<C, R> {
     /// assert!(a.take_store_warnings().is_empty());
     /// # let _ = std::fs::remove_file(&path);
     /// ```
-    pub fn with_store(mut self, store: Arc<StateStore>) -> Self {
+    pub fn with_store(mut self, store: Arc<dyn LeaseSource>) -> Self {
         self.store = Some(StoreLink::new(store, V7_BLOCKS));
         self
     }

@@ -616,6 +616,32 @@ pub struct StateStore {
     lock_timeout: Duration,
 }
 
+/// Where generators lease blocks of positions: a state file ([`StateStore`]), or anything
+/// that leases from one on their behalf (a service serving processes that cannot share
+/// the file). Generators take one through `with_store`.
+///
+/// ```
+/// use std::sync::Arc;
+/// use uuidkit::store::{GeneratorKind, LeaseRequest, LeaseSource, StateStore};
+/// let path = std::env::temp_dir().join(format!("uuidkit-doc-source-{}", std::process::id()));
+/// let source: Arc<dyn LeaseSource> = Arc::new(StateStore::open(&path));
+/// let lease = source.lease(&LeaseRequest::new(GeneratorKind::V7, 1 << 42, 1 << 42, 10))?;
+/// assert_eq!(lease.len(), 10);
+/// # std::fs::remove_file(&path).ok();
+/// # Ok::<(), uuidkit::store::StoreError>(())
+/// ```
+pub trait LeaseSource: Send + Sync + fmt::Debug {
+    /// A block of positions no other user of the source has or will get; see
+    /// [`StateStore::lease`] for the rules.
+    fn lease(&self, req: &LeaseRequest) -> Result<Lease, StoreError>;
+}
+
+impl LeaseSource for StateStore {
+    fn lease(&self, req: &LeaseRequest) -> Result<Lease, StoreError> {
+        StateStore::lease(self, req)
+    }
+}
+
 impl fmt::Debug for StateStore {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("StateStore")
@@ -701,13 +727,20 @@ impl StateStore {
     ///
     /// Gregorian clock sequence: a new entry takes the request's fixed one, else its
     /// fresh one. An existing entry takes the fixed one if any, else the stored one, plus
-    /// one if the clock reads earlier than at the previous lease (RFC 9562 §5.1: the
-    /// clock went back). The previous reading recorded is that of the *latest* lease, not
-    /// the highest ever: after a real step back, one lease sees it and the ones after it
-    /// compare with the new, lower clock, so one step back costs one increment rather
-    /// than one per lease until the clock catches up. A process whose reading is older
-    /// than another's (it waited for the lock) may increment it needlessly; that is
-    /// harmless, since the positions themselves never repeat.
+    /// one if the clock went back (RFC 9562 §5.1, §6.3) since the previous lease.
+    ///
+    /// "Went back" needs care, because a reading is taken *before* the lease waits for
+    /// the lock: a process that read its clock and then waited while another, which read
+    /// its clock later, took the lock first, brings a reading earlier than the stored
+    /// one without any clock having moved back. So a reading counts as a step back only
+    /// when it is earlier than the stored one by more than the time a lease can wait for
+    /// the lock: the write-ahead window (5 s) or the lock timeout, whichever is longer.
+    /// The stored reading (`last_clock`) is the highest seen, so that such a stale reading
+    /// does not lower it, except after a step back, when it becomes the new, lower
+    /// reading: one step back costs one increment, not one per lease until the clock
+    /// catches up. Missing a smaller step back costs nothing: a lease never starts at or
+    /// below a position already leased, so timestamps do not repeat whatever the clock
+    /// does; the clock sequence is the second line of defence, for state that was lost.
     ///
     /// ```
     /// use uuidkit::store::{GeneratorKind, LeaseRequest, MemoryStorage, StateStore};
@@ -719,10 +752,14 @@ impl StateStore {
     /// req.fresh_clock_seq = ClockSequence::new(77).unwrap();
     /// let a = store.lease(&req)?;
     /// assert_eq!((a.start, a.end, a.clock_seq.unwrap().get()), (1000, 1009, 77));
-    /// req.clock = 900; // the clock went back
+    /// req.clock = 900; // 100 ticks (10 µs) earlier: a reading taken before the lock
     /// req.from = 900;
     /// let b = store.lease(&req)?;
-    /// assert_eq!((b.start, b.clock_seq.unwrap().get()), (1010, 78));
+    /// assert_eq!((b.start, b.clock_seq.unwrap().get()), (1010, 77));
+    /// req.clock = 1000 + 60 * 10_000_000; // a minute later
+    /// store.lease(&req)?;
+    /// req.clock = 1000; // the clock was set back a minute
+    /// assert_eq!(store.lease(&req)?.clock_seq.unwrap().get(), 78);
     /// # Ok::<(), uuidkit::store::StoreError>(())
     /// ```
     pub fn lease(&self, req: &LeaseRequest) -> Result<Lease, StoreError> {
@@ -779,20 +816,24 @@ impl StateStore {
         }
         let end = start.saturating_add(req.len.max(1) - 1).min(max);
 
+        // See the method's documentation for why a reading slightly behind is not a step.
+        let stepped_back = old.is_some_and(|e| {
+            clock.saturating_add(self.stale_reading_tolerance(kind)) < e.last_clock
+        });
         let clock_seq = match kind {
             GeneratorKind::Gregorian(_) => Some(match (req.clock_seq, old) {
                 (Some(fixed), _) => fixed,
                 (None, None) => req.fresh_clock_seq,
                 (None, Some(e)) => {
                     let stored = e.clock_seq.unwrap_or(req.fresh_clock_seq);
-                    if clock < e.last_clock {
-                        stored.next()
-                    } else {
-                        stored
-                    }
+                    if stepped_back { stored.next() } else { stored }
                 }
             }),
             GeneratorKind::V7 | GeneratorKind::V8 => None,
+        };
+        let last_clock = match old {
+            Some(e) if !stepped_back => e.last_clock.max(clock),
+            _ => clock,
         };
 
         // Write ahead: once a block passes the mark, raise the mark a window above it and
@@ -807,7 +848,7 @@ impl StateStore {
             kind,
             high: end,
             durable,
-            last_clock: clock,
+            last_clock,
             clock_seq,
         });
 
@@ -823,6 +864,18 @@ impl StateStore {
             clock_seq,
             warning,
         })
+    }
+
+    /// How far a clock reading may trail the stored one without being a step back: the
+    /// longest a lease can have waited for the lock, in `kind`'s units.
+    fn stale_reading_tolerance(&self, kind: GeneratorKind) -> u128 {
+        let t = self.lock_timeout;
+        let lock_wait = match kind {
+            GeneratorKind::Gregorian(_) => t.as_nanos() / 100,
+            GeneratorKind::V7 => t.as_millis().saturating_mul(1 << 42),
+            GeneratorKind::V8 => (t.as_nanos() / 10).saturating_mul(1 << 30),
+        };
+        lock_wait.max(kind.write_ahead_window())
     }
 
     /// What the file holds now, and what is wrong with it, without changing it.
@@ -912,7 +965,8 @@ pub struct EntrySnapshot {
     /// The write-ahead mark: every position ever leased is at or below it, and the last
     /// synced file says so.
     pub durable: u128,
-    /// The clock reading of the latest lease.
+    /// The highest clock reading of the leases since the clock last went back (see
+    /// [`StateStore::lease`]).
     pub last_clock: u128,
     /// Gregorian: the clock sequence; `None` for v7 and v8.
     pub clock_seq: Option<ClockSequence>,

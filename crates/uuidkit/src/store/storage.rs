@@ -225,10 +225,8 @@ impl Storage for FileStorage {
             .map_err(|e| Problem::io(format!("open {}", lock_path.display()), &e))?;
         // One open file per attempt at the lock: `flock` locks belong to the open file,
         // so two threads of one process exclude each other as two processes do.
-        // `File::try_lock` is the only file lock std offers without `unsafe`; it is
-        // stable since Rust 1.89, above the workspace's declared rust-version (1.85),
-        // which has to move up to 1.89 with this module.
-        #[allow(clippy::incompatible_msrv)]
+        // `File::try_lock` (stable since Rust 1.89, the workspace's rust-version) is the
+        // file lock std offers without `unsafe`.
         let locked = poll_lock(timeout, || match file.try_lock() {
             Ok(()) => Ok(Some(())),
             Err(TryLockError::WouldBlock) => Ok(None),
