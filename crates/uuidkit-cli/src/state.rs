@@ -140,14 +140,15 @@ impl Warnings {
         let first = !self.started;
         self.started = true;
         let removed = self.removed.take();
-        if first && reported.is_empty() {
-            if let Some(path) = removed {
-                warn(format_args!(
-                    "state file {}: does not exist, though its lock file does (it was \
-                     removed); started afresh from the clock and wrote it anew",
-                    path.display()
-                ));
-            }
+        if first
+            && reported.is_empty()
+            && let Some(path) = removed
+        {
+            warn(format_args!(
+                "state file {}: does not exist, though its lock file does (it was \
+                 removed); started afresh from the clock and wrote it anew",
+                path.display()
+            ));
         }
         for w in reported {
             warn(format_args!("{w}"));
