@@ -146,7 +146,7 @@ impl Warnings {
         {
             warn(format_args!(
                 "state file {}: does not exist, though its lock file does (it was \
-                 removed); started afresh from the clock and wrote it anew",
+                 removed, or never written); started afresh from the clock and wrote it",
                 path.display()
             ));
         }
