@@ -123,7 +123,22 @@ VERSION is one of:
   nil  the Nil UUID, all zeros (§5.9)
   max  the Max UUID, all ones (§5.10)
 
-A flag that does not apply to the chosen version is a usage error.
+A flag that does not apply to the chosen version is a usage error.";
+
+const GEN_AFTER_LONG_HELP: &str = "\
+FLAGS BY VERSION:
+  v1, v6   --time, --clock-seq, --node, --state
+  v2       --domain, --local-id, --time, --clock-seq, --node, --state
+  v3, v5   --namespace, --name (both required)
+  v7       --time, --method, --state
+  v8       --namespace and --name (name-based) or --time, --state (time-based)
+  all      --count, --format, --upper, --no-state
+
+With --time, -n N gives N UUIDs from that one instant: v1, v2 and v6 advance the
+timestamp by one 100 ns tick per UUID; v7 and v8 count within the instant.
+v2 keeps only the top 28 bits of the timestamp and 6 of the clock sequence, so v2
+UUIDs of one domain and local ID made within about 7 minutes can be equal (that is
+the DCE design).
 
 STATE FILE:
 The time-based versions (v1, v2, v6, v7 and the time-based v8) keep their state in a
@@ -143,30 +158,16 @@ that all processes of the host share one clock sequence; --node random keeps no 
 so v2 UUIDs are outside this guarantee even though v2 leases its timestamps too.
 
 A missing file is created (with its directory) on first use. A state file that is
-damaged (empty, cut short, garbage, a newer format, a bad checksum), unreadable, in a
-directory that cannot be written, or locked by another process for more than 2 s
-never stops gen: it writes one warning naming the file and what is wrong on standard
-error, goes on (rewriting a damaged file, or in memory when the file cannot be used)
-and exits 0. --no-state keeps the state in memory only.
+damaged (empty, cut short, garbage, a newer format, a bad checksum), removed (its
+lock file is still there), unreadable, in a directory that cannot be written, or
+locked by another process for more than 2 s never stops gen: it writes one warning
+naming the file and what is wrong on standard error, goes on (rewriting a damaged
+or removed file, or in memory when the file cannot be used) and exits 0.
+--no-state keeps the state in memory only.
 
 --time uses no state file: a fixed instant is for reproducible output, and the same
 command line gives the same UUIDs (with --clock-seq and --node) only when no stored
-timestamp pushes them up.";
-
-const GEN_AFTER_LONG_HELP: &str = "\
-FLAGS BY VERSION:
-  v1, v6   --time, --clock-seq, --node, --state
-  v2       --domain, --local-id, --time, --clock-seq, --node, --state
-  v3, v5   --namespace, --name (both required)
-  v7       --time, --method, --state
-  v8       --namespace and --name (name-based) or --time, --state (time-based)
-  all      --count, --format, --upper, --no-state
-
-With --time, -n N gives N UUIDs from that one instant: v1, v2 and v6 advance the
-timestamp by one 100 ns tick per UUID; v7 and v8 count within the instant.
-v2 keeps only the top 28 bits of the timestamp and 6 of the clock sequence, so v2
-UUIDs of one domain and local ID made within about 7 minutes can be equal (that is
-the DCE design).
+timestamp pushes them up.
 
 EXAMPLES:
   uuidkit gen v4 -n 3 --format simple
