@@ -159,7 +159,7 @@ so v2 UUIDs are outside this guarantee even though v2 leases its timestamps too.
 
 A missing file is created (with its directory) on first use. A state file that is
 damaged (empty, cut short, garbage, a newer format, a bad checksum), removed (its
-lock file is still there), unreadable, in a directory that cannot be written, or
+lock file, older than 10 s, is still there), unreadable, in a directory that cannot be written, or
 locked by another process for more than 2 s never stops gen: it writes one warning
 naming the file and what is wrong on standard error, goes on (rewriting a damaged
 or removed file, or in memory when the file cannot be used) and exits 0.

@@ -94,16 +94,31 @@ impl GenState {
 /// simply says nothing.
 const REMOVED_CHECK_LOCK_WAIT: Duration = Duration::from_millis(200);
 
-/// Whether the state file was removed: it is missing, but its lock file is there.
+/// How old a lock file must be for a missing state file beside it to count as removed:
+/// longer than a first writer takes from creating the lock file to writing the state
+/// file (at most the lock wait, 2 s, and a synced write), with room to spare.
+const REMOVED_MIN_LOCK_AGE: Duration = Duration::from_secs(10);
+
+/// Whether the state file was removed: it is missing, but its lock file has been there
+/// for a while.
 ///
 /// The store treats a missing file as first use and says nothing (warning on the first
 /// use of every host would teach people to ignore the warning). The lock file tells the
-/// two apart: the first lease creates it before it writes the state file, and nothing
-/// removes it. Checked under the lock, so that another process that is just writing
-/// the file for the first time is not mistaken for a removal.
+/// two apart: the first lease creates it just before it writes the state file, nothing
+/// writes to it after, and nothing removes it. A young lock file is left alone: another
+/// process may be between creating it and writing the state file, or may have been
+/// killed there a moment ago (a restart after that is no reason to warn). The check is
+/// made again under the lock, so that a first writer that was waiting for it is not
+/// mistaken for a removal either.
 fn removed_state_file(path: &Path) -> bool {
     let storage = FileStorage::new(path);
-    if !storage.lock_path().exists() {
+    let lock_age = std::fs::metadata(storage.lock_path())
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.elapsed().ok());
+    // No lock file (first use), or one too young to tell (a clock set back since it was
+    // made gives no age, and no warning).
+    if lock_age.is_none_or(|age| age < REMOVED_MIN_LOCK_AGE) {
         return false;
     }
     // Anything but "not found" (a file, or an error) is not a removal.
@@ -145,8 +160,10 @@ impl Warnings {
             && let Some(path) = removed
         {
             warn(format_args!(
-                "state file {}: does not exist, though its lock file does (it was \
-                 removed, or never written); started afresh from the clock and wrote it",
+                "state file {}: does not exist, though its lock file has been there for \
+                 a while (the file was removed, or the process that created the lock \
+                 file was stopped before writing it); started afresh from the clock and \
+                 wrote it",
                 path.display()
             ));
         }
