@@ -19,6 +19,8 @@ const MAX: &str = "ffffffff-ffff-ffff-ffff-ffffffffffff";
 
 fn uuidkit() -> Command {
     let mut c = Command::cargo_bin("uuidkit").unwrap();
+    // The state file of these runs, never the user's own.
+    c.env("UUIDKIT_STATE", test_state());
     c.env_remove("UUIDKIT_NODE");
     c
 }
@@ -1088,6 +1090,7 @@ fn bin() -> std::path::PathBuf {
 /// standard error.
 fn sh(script: &str) -> (Option<i32>, String) {
     let out = std::process::Command::new("sh")
+        .env("UUIDKIT_STATE", test_state())
         .arg("-c")
         .arg(script)
         .arg(bin())
@@ -1331,4 +1334,11 @@ fn check_buffers_its_error_messages() {
     assert_eq!(code, Some(1));
     assert!(err.len() < 1024, "{err}");
     assert!(writes < 10, "{writes} writes");
+}
+
+/// A state file for this test binary's runs of `gen`, under the temporary directory.
+fn test_state() -> std::path::PathBuf {
+    std::env::temp_dir()
+        .join(format!("uuidkit-test-state-{}", std::process::id()))
+        .join("state")
 }

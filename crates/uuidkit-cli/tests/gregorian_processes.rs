@@ -1,5 +1,6 @@
-//! Processes that share a node: each keeps the clock sequence it started with, so two of
-//! them never write the same v1 or v6 UUID, however fast they go.
+//! Processes that share a node and keep their state in memory: each keeps the clock
+//! sequence it started with, so two of them never write the same v1 or v6 UUID, however
+//! fast they go.
 
 use std::collections::HashSet;
 use std::process::{Command, Stdio};
@@ -11,7 +12,17 @@ const COUNT: usize = 1_000_000;
 
 fn spawn(version: &str) -> std::process::Child {
     Command::new(assert_cmd::cargo::cargo_bin("uuidkit"))
-        .args(["gen", version, "--node", NODE, "-n", &COUNT.to_string()])
+        // In memory: this is about each generator keeping its own clock sequence (with
+        // a state file, the processes share the node's; see state_processes.rs).
+        .args([
+            "gen",
+            version,
+            "--no-state",
+            "--node",
+            NODE,
+            "-n",
+            &COUNT.to_string(),
+        ])
         .stdout(Stdio::piped())
         .spawn()
         .unwrap()

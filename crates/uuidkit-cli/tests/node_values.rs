@@ -5,6 +5,8 @@ use assert_cmd::Command;
 /// `uuidkit` with no `UUIDKIT_NODE` inherited from the environment running the tests.
 fn uuidkit() -> Command {
     let mut c = Command::cargo_bin("uuidkit").unwrap();
+    // The state file of these runs, never the user's own.
+    c.env("UUIDKIT_STATE", test_state());
     c.env_remove("UUIDKIT_NODE");
     c
 }
@@ -178,4 +180,11 @@ fn help_states_the_hex_rule() {
     assert!(!help.contains("decimal number < 2^48"), "{help}");
     assert!(help.contains("123456789012 is 0x123456789012"), "{help}");
     assert!(help.contains("decimal numbers are not accepted"), "{help}");
+}
+
+/// A state file for this test binary's runs of `gen`, under the temporary directory.
+fn test_state() -> std::path::PathBuf {
+    std::env::temp_dir()
+        .join(format!("uuidkit-test-state-{}", std::process::id()))
+        .join("state")
 }

@@ -12,6 +12,8 @@ const LAST_V7_MS: u64 = (1 << 48) - 1;
 
 fn uuidkit() -> Command {
     let mut c = Command::cargo_bin("uuidkit").unwrap();
+    // The state file of these runs, never the user's own.
+    c.env("UUIDKIT_STATE", test_state());
     c.env_remove("UUIDKIT_NODE");
     c
 }
@@ -106,4 +108,11 @@ fn an_offset_past_9999_round_trips() {
         UnixTime::parse_rfc3339(time).unwrap(),
         UnixTime::parse_rfc3339("9999-12-31T23:59:59.999-23:59").unwrap()
     );
+}
+
+/// A state file for this test binary's runs of `gen`, under the temporary directory.
+fn test_state() -> std::path::PathBuf {
+    std::env::temp_dir()
+        .join(format!("uuidkit-test-state-{}", std::process::id()))
+        .join("state")
 }
