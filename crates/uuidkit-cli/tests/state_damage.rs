@@ -192,8 +192,8 @@ fn an_unusable_state_file_is_reported_once_and_generation_goes_on_in_memory() {
             ),
             (
                 "directory under a regular file",
-                under_file,
-                format!("cannot create directory {}", dir.join("afile").display()),
+                under_file.clone(),
+                format!("cannot open {}.lock: Not a directory", under_file.display()),
             ),
             // A directory in which nothing can be created, whoever asks.
             (

@@ -114,7 +114,8 @@ impl StoreLink {
         if self.failed {
             return Admit::Fallback;
         }
-        let fork = crate::platform::fork_generation();
+        // `new` registered the fork hook, so the cheaper load is enough.
+        let fork = crate::platform::fork_generation_relaxed();
         if fork != self.fork_generation {
             // A child never uses its parent's block: the parent goes on using it.
             self.fork_generation = fork;

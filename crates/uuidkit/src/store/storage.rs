@@ -212,17 +212,27 @@ impl Storage for FileStorage {
     }
 
     fn lock(&self, timeout: Duration) -> Result<LockGuard<'_>, Problem> {
-        let dir = self.dir();
-        fs::create_dir_all(dir)
-            .map_err(|e| Problem::io(format!("create directory {}", dir.display()), &e))?;
         let lock_path = &self.lock_path;
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(lock_path)
-            .map_err(|e| Problem::io(format!("open {}", lock_path.display()), &e))?;
+        let open = || {
+            OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .open(lock_path)
+        };
+        // The directory exists but at first use: create it only then, which spares every
+        // other lease the system calls.
+        let file = match open() {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                let dir = self.dir();
+                fs::create_dir_all(dir)
+                    .map_err(|e| Problem::io(format!("create directory {}", dir.display()), &e))?;
+                open()
+            }
+            other => other,
+        }
+        .map_err(|e| Problem::io(format!("open {}", lock_path.display()), &e))?;
         // One open file per attempt at the lock: `flock` locks belong to the open file,
         // so two threads of one process exclude each other as two processes do.
         // `File::try_lock` (stable since Rust 1.89, the workspace's rust-version) is the

@@ -852,9 +852,9 @@ fn unavailable_when_the_directory_cannot_be_created() {
     let text = w.to_string();
     assert!(
         text.starts_with(&format!(
-            "state file {}: cannot create directory {}: ",
+            "state file {}: cannot open {}.lock: Not a directory",
             path.display(),
-            file.join("uuidkit").display()
+            path.display()
         )),
         "{text}"
     );
