@@ -101,6 +101,20 @@ impl StoreLink {
         self.block = None;
     }
 
+    /// The current block, inclusive, if this process (not a parent before `fork`) leased
+    /// it.
+    #[inline(always)]
+    pub(crate) fn block(&self) -> Option<(u128, u128)> {
+        match self.block {
+            Some((start, end, _))
+                if crate::platform::fork_generation_relaxed() == self.fork_generation =>
+            {
+                Some((start, end))
+            }
+            _ => None,
+        }
+    }
+
     /// Admits position `p` of `kind`, with the clock at `clock` (same units).
     #[inline]
     pub(crate) fn admit(

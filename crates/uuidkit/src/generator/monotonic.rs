@@ -26,6 +26,10 @@ pub(crate) enum Step {
 pub(crate) struct Monotonic {
     timestamp: u64,
     counter: u128,
+    /// A store block's last (timestamp, counter), when one is leased: outputs only grow,
+    /// so one at or below it is in the block. The fast path compares with this, without
+    /// converting outputs to positions. Cleared in a child after `fork`.
+    block_last: Option<(u64, u128)>,
     started: bool,
     timestamp_bits: u32,
     timestamp_max: u64,
@@ -43,6 +47,7 @@ impl Monotonic {
         Monotonic {
             timestamp: 0,
             counter: 0,
+            block_last: None,
             started: false,
             timestamp_bits,
             timestamp_max: (1u64 << timestamp_bits) - 1,
@@ -65,6 +70,8 @@ impl Monotonic {
             // In a child after `fork` (or before the first output): the parent goes on
             // from the same counter, so the child seeds a fresh one.
             self.fork_generation = fork;
+            // The parent's block is the parent's.
+            self.block_last = None;
             if self.started {
                 self.counter = self.seed(rng);
             }
@@ -141,14 +148,44 @@ impl Monotonic {
         now: u64,
         rng: &mut impl RngCore,
     ) -> (u64, u128) {
+        if let Some(last) = self.block_last
+            && out <= last
+        {
+            return out;
+        }
+        self.lease(link, kind, out, now, rng)
+    }
+
+    /// The last (timestamp, counter) of position `end`.
+    fn last_key(&self, end: u128) -> (u64, u128) {
+        let drop = self.dropped_bits();
+        let shift = self.counter_bits - drop;
+        (
+            (end >> shift) as u64,
+            (end & ((1u128 << shift) - 1)) << drop | ((1u128 << drop) - 1),
+        )
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn lease(
+        &mut self,
+        link: &mut StoreLink,
+        kind: GeneratorKind,
+        out: (u64, u128),
+        now: u64,
+        rng: &mut impl RngCore,
+    ) -> (u64, u128) {
         let p = self.position(out.0, out.1);
         let clock = self.position(now.min(self.timestamp_max), 0);
-        match link.admit(kind, p, clock, None, None) {
+        let admitted = match link.admit(kind, p, clock, None, None) {
             Admit::Use(q, _) if q != p => self.resume_at(q, rng),
             // In the block; or the store is gone (the generator goes on in memory from
             // here); or the range's end, where `next` already stays on the last tick.
             _ => out,
-        }
+        };
+        self.block_last = link.block().map(|(_, end)| self.last_key(end));
+        admitted
     }
 }
 
