@@ -39,11 +39,11 @@ pub struct CustomGenerator<C = SystemClock, R = Csprng> {
 }
 
 /// v8 blocks: from 10 µs to 16 ms of 10 ns steps with all their counter values, grown
-/// while a block lasts less than 10 ms (see the v7 blocks).
+/// while a block lasts less than 32 ms (see the v7 blocks).
 const V8_BLOCKS: BlockSizes = BlockSizes {
     min: 1_000 << 30,
     max: 1_600_000 << 30,
-    target: 1_000_000 << 30,
+    target: 3_200_000 << 30,
 };
 
 impl CustomGenerator {

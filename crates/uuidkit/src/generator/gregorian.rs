@@ -157,15 +157,17 @@ pub struct GregorianGenerator<C = SystemClock, R = Csprng> {
     store: Option<StoreLink>,
 }
 
-/// Gregorian blocks: from 16 ticks to 10 ms, grown while a block lasts less than 10 ms of
-/// the clock. A generator at full speed (10 million a second) then leases about 100 times
-/// a second; one that makes a UUID now and then keeps 16-tick blocks, so others sharing
-/// the node are never held up by it. (The overrun budget still applies to each UUID: a
-/// block reaching past it is used as the clock gets there.)
+/// Gregorian blocks: from 16 ticks to 10 ms, grown while a block lasts less than 30 ms of
+/// the clock (above the largest block's 10 ms, so that a generator at full speed keeps
+/// the largest instead of swinging between two sizes). At full speed (10 million a
+/// second) a generator then leases about 100 times a second; one that makes a UUID once
+/// in a while keeps small blocks, so others sharing the node are rarely held up by it.
+/// (The overrun budget still applies to each UUID: a block reaching past it is used as
+/// the clock gets there.)
 const GREGORIAN_BLOCKS: BlockSizes = BlockSizes {
     min: 16,
     max: 100_000,
-    target: 100_000,
+    target: 300_000,
 };
 
 /// A stored high-water mark further ahead of the clock than this (one second) means the

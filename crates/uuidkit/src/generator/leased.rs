@@ -8,9 +8,9 @@
 //! and the generator goes on from the lease's start. Leases of different processes never
 //! overlap, so neither do their UUIDs.
 //!
-//! Block size adapts to demand: a block that lasted less than the target time (10 ms of
-//! the clock) is followed by one twice as large, one that lasted longer by one half as
-//! large, between a floor (cheap for one-UUID commands, and keeping other processes'
+//! Block size adapts to demand: a block that lasted less than the kind's target time
+//! (about 30 ms of the clock) is followed by one twice as large, one that lasted longer by
+//! one half as large, between a floor (cheap for one-UUID commands, and keeping other processes'
 //! timestamps close to the clock) and a ceiling (bounding how far ahead of the clock
 //! other processes' blocks start).
 

@@ -133,12 +133,12 @@ pub struct UnixGenerator<C = SystemClock, R = Csprng> {
 }
 
 /// v7 blocks: at least 2^36 counter values of one millisecond (a one-UUID process leases
-/// little), at most 16 ms, grown while a block lasts less than 10 ms: a process at full
+/// little), at most 16 ms, grown while a block lasts less than 32 ms: a process at full
 /// speed leases about 100 times a second, and others' blocks start at most 16 ms ahead.
 const V7_BLOCKS: BlockSizes = BlockSizes {
     min: 1 << 36,
     max: 16 << 42,
-    target: 10 << 42,
+    target: 32 << 42,
 };
 
 impl UnixGenerator {
