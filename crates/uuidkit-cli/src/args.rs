@@ -420,6 +420,7 @@ pub struct GenArgs {
         long,
         value_name = "NODE",
         value_parser = parse_node,
+        allow_hyphen_values = true,
         long_help = "Node ID for v1, v2 and v6: a strategy or a value. Overrides the\n\
                      UUIDKIT_NODE environment variable; the default is static.\n  \
                      static  a random node chosen once, multicast bit set; with a state\n          \

@@ -7,7 +7,7 @@
 
 use std::ffi::OsString;
 use std::fmt;
-use std::io::{self, IsTerminal, Read};
+use std::io::{self, Read};
 
 use uuidkit::{ParseError, Uuid};
 
@@ -225,13 +225,11 @@ pub fn for_each(
         return Ok(());
     }
     let file = stdio::stdin().map_err(reading_failed)?;
-    // Someone typing UUIDs wants each verdict before typing the next one.
-    let interactive = file.is_terminal();
-    let before_read = || {
-        if interactive {
-            stdio::flush_errors();
-        }
-    };
+    // Before each read, which may wait for more input: the messages so far go out, so
+    // that someone typing UUIDs, or a pipe fed slowly (`tail -f log | uuidkit check`),
+    // gets each verdict before the next input arrives. At most one write a read of
+    // READ_BUFFER bytes, so a flood of invalid lines still costs few writes.
+    let before_read = stdio::flush_errors;
     for_each_line(file, &mut vec![0u8; READ_BUFFER], before_read, each)
 }
 

@@ -228,3 +228,47 @@ fn siblings_diverge_from_each_other() {
         );
     }
 }
+
+const FIRST_USE_CHILD: &str = "UUIDKIT_TEST_FORK_FIRST_USE";
+
+/// Runs only as a child process (see below): one thread makes the process's first call
+/// to `v6()` while another forks; the grandchild must still generate. Exits 0 or fails.
+#[test]
+fn first_use_races_fork_in_a_fresh_process() {
+    if std::env::var_os(FIRST_USE_CHILD).is_none() {
+        return;
+    }
+    let go = Arc::new(std::sync::Barrier::new(2));
+    let first = {
+        let go = go.clone();
+        std::thread::spawn(move || {
+            go.wait();
+            uuidkit::v6()
+        })
+    };
+    go.wait();
+    let r = in_child(Duration::from_secs(10), every_process_wide);
+    first.join().unwrap();
+    r.unwrap();
+}
+
+/// The race above, in 300 fresh processes: the first use of the process-wide lock and a
+/// `fork` from another thread at the same moment never leave the child waiting.
+#[test]
+fn first_use_and_fork_at_once_never_hang_a_child() {
+    if std::env::var_os(FIRST_USE_CHILD).is_some() {
+        return;
+    }
+    for i in 0..300 {
+        let out = std::process::Command::new(std::env::current_exe().unwrap())
+            .args(["first_use_races_fork_in_a_fresh_process", "--exact"])
+            .env(FIRST_USE_CHILD, "1")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "run {i}: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+    }
+}

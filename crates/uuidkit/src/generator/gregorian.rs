@@ -95,8 +95,12 @@ impl ClockSeqSet {
 /// - **Overrun**: past that (more than 10 million UUIDs a second), the [`OverrunPolicy`]
 ///   decides; both v1 and v6 wait for the clock by default.
 /// - **The clock sequence stays put** unless the clock goes back (v1), the node ID
-///   changes, or the process forks: two generators that share a node and started with
-///   different clock sequences never produce the same UUID, at any rate.
+///   changes, or the process forks. So two v6 generators that share a node and started
+///   with different clock sequences never produce the same UUID, at any rate; two v1
+///   generators neither, as long as their clocks do not step back (a step back moves v1
+///   to the next clock sequence, which may be its neighbour's: what keeps generators
+///   apart then is a shared [state store](crate::store), see
+///   [`with_store`](Self::with_store)).
 /// - **v6 is strictly increasing**: each v6 UUID's timestamp is greater than the one
 ///   before, whatever the clock does, so each v6 UUID is greater than the one before.
 ///   If the clock goes back, the timestamp counts on by one tick a UUID from where it
@@ -116,8 +120,11 @@ impl ClockSeqSet {
 ///   once a UUID would need a later timestamp, [`next`](Self::next) returns
 ///   [`GenError::TimestampExhausted`] whatever the policy (waiting cannot help), and
 ///   never wraps to 1582.
-/// - **fork**: in a child process the generator picks a new clock sequence and, with the
-///   `static` or `random` strategy, a new node ID, so parent and child never share one.
+/// - **fork**: in a child process the generator picks a new clock sequence, different
+///   from the parent's current one, and with the `static` or `random` strategy a new node
+///   ID, so parent and child do not go on with the same (clock sequence, node). (Two
+///   children of one parent draw their sequences independently: with a fixed node they
+///   share one with a chance of 1 in 16,384, unless a store keeps them apart.)
 /// - The clock sequence starts at a random 14-bit value unless given.
 ///
 /// ```
@@ -424,10 +431,15 @@ impl<C: Clock, R: RngCore> GregorianGenerator<C, R> {
     }
 
     fn after_fork(&mut self) {
-        let cs = match &mut self.clock_seq_fn {
+        let parent = self.clock_seq;
+        let mut cs = match &mut self.clock_seq_fn {
             Some(f) => f(None),
             None => ClockSequence::from_masked(self.rng.next_u32() as u16),
         };
+        if cs == parent {
+            // The parent goes on with its sequence, maybe with the same node and clock.
+            cs = parent.next();
+        }
         match self.strategy {
             NodeStrategy::Static => self.node = self.static_node(),
             NodeStrategy::Random => self.node = random_node(&mut self.rng),

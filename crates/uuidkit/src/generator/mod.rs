@@ -33,8 +33,8 @@
 use core::fmt;
 use std::cell::RefCell;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU8, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, Once};
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 pub mod custom;
 pub mod gregorian;
@@ -132,13 +132,15 @@ fn state_set() -> bool {
 /// state inside is still consistent (each step is a few assignments), so go on with it.
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     // Before the first lock is taken: the fork handlers that keep the locks consistent.
-    FORK_HANDLERS.call_once(|| {
-        crate::platform::register_fork_handlers(lock_all_for_fork, unlock_all_after_fork)
-    });
+    // A flag, not a `Once`: setting them twice is harmless, waiting could hang a child.
+    if !FORK_HANDLERS_SET.load(Ordering::Relaxed) {
+        crate::platform::set_fork_handlers(lock_all_for_fork, unlock_all_after_fork);
+        FORK_HANDLERS_SET.store(true, Ordering::Relaxed);
+    }
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-static FORK_HANDLERS: Once = Once::new();
+static FORK_HANDLERS_SET: AtomicBool = AtomicBool::new(false);
 
 type HeldForFork = (
     MutexGuard<'static, Option<gregorian::GregorianGenerator>>,
@@ -157,7 +159,7 @@ thread_local! {
 /// (always in this order; no code path holds two), so no other thread is inside a
 /// generator when the process is copied. Without it, a child copied while another thread
 /// held a lock would wait forever for a thread it does not have.
-extern "C" fn lock_all_for_fork() {
+fn lock_all_for_fork() {
     let held = (
         V1.lock().unwrap_or_else(|e| e.into_inner()),
         V6.lock().unwrap_or_else(|e| e.into_inner()),
@@ -169,7 +171,7 @@ extern "C" fn lock_all_for_fork() {
 
 /// Runs just after `fork`, in the parent and in the child (where the thread that forked
 /// is the only one): releases what [`lock_all_for_fork`] took.
-extern "C" fn unlock_all_after_fork() {
+fn unlock_all_after_fork() {
     HELD_FOR_FORK.with(|h| drop(h.borrow_mut().take()));
 }
 
