@@ -161,6 +161,8 @@ pub struct GregorianGenerator<C = SystemClock, R = Csprng> {
     fork_generation: u64,
     /// The clock sequence was given by the caller (kept across store leases).
     clock_seq_fixed: bool,
+    /// The clock went back since the last lease (with a store: lease anew).
+    clock_went_back: bool,
     store: Option<StoreLink>,
 }
 
@@ -250,6 +252,7 @@ impl<C: Clock, R: RngCore> GregorianGenerator<C, R> {
             behind: false,
             fork_generation: crate::platform::fork_generation(),
             clock_seq_fixed: false,
+            clock_went_back: false,
             store: None,
         }
     }
@@ -518,6 +521,11 @@ impl<C: Clock, R: RngCore> GregorianGenerator<C, R> {
         let Some(link) = self.store.as_mut() else {
             return Ok(Some(ticks));
         };
+        if std::mem::take(&mut self.clock_went_back) {
+            // Lease anew even inside the block: the store sees the step back and moves
+            // v1 to the next clock sequence (RFC 9562 §5.1) now, not when the block ends.
+            link.drop_block();
+        }
         loop {
             match link.admit(kind, ticks as u128, now as u128, max_start, Some(wish)) {
                 Admit::Use(q, cs) => {
@@ -589,6 +597,7 @@ impl<C: Clock, R: RngCore> GregorianGenerator<C, R> {
                 if went_back {
                     // v6 keeps its timestamp and counts on from it.
                     self.behind = true;
+                    self.clock_went_back = true;
                 }
                 let next = self.last_ticks.saturating_add(1);
                 if self.behind || next <= now.saturating_add(MAX_AHEAD_TICKS) {
