@@ -65,3 +65,15 @@ pub(crate) fn register_fork_handlers(prepare: extern "C" fn(), after: extern "C"
 
 #[cfg(not(unix))]
 pub(crate) fn register_fork_handlers(_prepare: extern "C" fn(), _after: extern "C" fn()) {}
+
+/// Whether the effective user ID is 0.
+#[cfg(unix)]
+pub(crate) fn is_root() -> bool {
+    // SAFETY: `geteuid` takes no arguments, cannot fail and touches no memory of ours.
+    unsafe { libc::geteuid() == 0 }
+}
+
+#[cfg(not(unix))]
+pub(crate) fn is_root() -> bool {
+    false
+}
