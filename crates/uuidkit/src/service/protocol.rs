@@ -880,6 +880,34 @@ mod tests {
         assert!(ok(110, 100).is_err());
     }
 
+    /// The example in docs/protocol.md, byte for byte.
+    #[test]
+    fn documented_example() {
+        let c = 1_704_067_200_000u128 << 42;
+        let req = Request::Lease(WireLeaseRequest::from(&LeaseRequest::new(
+            GeneratorKind::V7,
+            c,
+            c,
+            4096,
+        )));
+        let hex = |b: &[u8]| b.iter().map(|x| format!("{x:02x}")).collect::<String>();
+        let b = req.encode();
+        assert_eq!(hex(&b[..12]), "75756b640101000000000050");
+        assert_eq!(hex(&b[12..28]), "07000000000000000000000000000000");
+        assert_eq!(hex(&b[28..44]), "000000000006330947d0000000000000");
+        assert_eq!(hex(&b[60..76]), "00000000000000000000000000001000");
+        let reply = Reply::Lease(Lease {
+            start: c,
+            end: c + 4095,
+            clock_seq: None,
+            warning: None,
+        })
+        .encode();
+        assert_eq!(hex(&reply[..12]), "75756b640100000000000028");
+        assert_eq!(hex(&reply[28..44]), "000000000006330947d0000000000fff");
+        assert_eq!(hex(&reply[44..]), "ffff000000000000");
+    }
+
     #[test]
     fn any_bytes_decode_without_panic() {
         let mut seed = 0x1234_5678_u64;
