@@ -158,7 +158,7 @@ fn hostile_clients_do_not_stop_the_good_one() {
     assert_eq!(
         refused_with(
             &path,
-            &lease(GeneratorKind::V7, now_v7() + (3600_000 << 42), 1)
+            &lease(GeneratorKind::V7, now_v7() + (3_600_000 << 42), 1)
         ),
         Some(status::TOO_LARGE)
     );

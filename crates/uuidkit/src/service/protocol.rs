@@ -8,12 +8,12 @@
 //! each answered in order by one reply.
 //!
 //! ```
-//! use uuidkit::service::protocol::{Request, Reply, Status};
+//! use uuidkit::service::protocol::{Header, Request};
 //!
 //! let bytes = Request::Random { count: 3 }.encode();
 //! assert_eq!(&bytes[..4], b"uukd");
 //! let (header, body) = bytes.split_at(12);
-//! let header = uuidkit::service::protocol::Header::decode(header.try_into().unwrap())?;
+//! let header = Header::decode(header.try_into().unwrap())?;
 //! assert_eq!(Request::decode(header.code, body)?, Request::Random { count: 3 });
 //! # Ok::<(), uuidkit::service::protocol::ProtocolError>(())
 //! ```
