@@ -31,6 +31,7 @@
 //! - [`generator`]: the stateful generators (v1, v6, v7, v8) and the process-wide defaults.
 //! - [`store`]: generator state in a file shared by every generator on the host: leases
 //!   of timestamp space that survive restarts, crashes and power loss.
+//! - [`service`]: the protocol and client of `uuidkitd`, the host's UUID service.
 
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
@@ -45,6 +46,8 @@ pub mod namespace;
 pub mod node;
 mod platform;
 pub mod random;
+#[cfg(unix)]
+pub mod service;
 pub mod store;
 pub mod text;
 pub mod time;

@@ -128,3 +128,15 @@ extern "C" fn register_at_load() {
 // expects in this table; the function only registers the fork hooks.
 #[unsafe(link_section = ".init_array")]
 static INIT: extern "C" fn() = register_at_load;
+
+/// Whether the effective user ID is 0.
+#[cfg(unix)]
+pub(crate) fn is_root() -> bool {
+    // SAFETY: `geteuid` takes no arguments, cannot fail and touches no memory of ours.
+    unsafe { libc::geteuid() == 0 }
+}
+
+#[cfg(not(unix))]
+pub(crate) fn is_root() -> bool {
+    false
+}

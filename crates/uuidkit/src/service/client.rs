@@ -1,0 +1,309 @@
+//! The client side of uuidkitd's own protocol: [`DaemonClient`], a
+//! [`LeaseSource`](crate::store::LeaseSource) whose leases come from the daemon.
+
+use core::fmt;
+use std::io::{self, Read, Write};
+use std::os::unix::net::UnixStream;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use super::protocol::{
+    HEADER_LEN, Header, MAX_REPLY_BODY, ProtocolError, Reply, Request, StatusReport,
+    WireLeaseRequest,
+};
+use crate::Uuid;
+use crate::store::{Lease, LeaseRequest, LeaseSource, Outcome, Problem, StoreError, StoreWarning};
+
+/// How long a client waits for the daemon to accept, read or answer: 5 s.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Why a request to the daemon failed.
+///
+/// ```
+/// use uuidkit::service::client::{ClientError, DaemonClient};
+/// let c = DaemonClient::new("/nonexistent/uuidkitd.sock");
+/// assert!(matches!(c.status(), Err(ClientError::Io { .. })));
+/// ```
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum ClientError {
+    /// Connecting, writing or reading failed (no daemon, a timeout, a closed connection).
+    Io {
+        /// What was being done: `connect`, `send`, `receive`.
+        action: &'static str,
+        /// The error.
+        error: io::Error,
+    },
+    /// The daemon's reply is not well formed.
+    Protocol(ProtocolError),
+    /// The daemon refused the request; the field at fault is in the message.
+    Refused {
+        /// The status code ([`status`](super::protocol::status)).
+        status: u8,
+        /// The daemon's message.
+        message: String,
+    },
+    /// The reply does not answer the request (a lease reply to a status request, say).
+    Unexpected,
+}
+
+impl fmt::Display for ClientError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ClientError::Io { action, error } => write!(f, "cannot {action}: {error}"),
+            ClientError::Protocol(e) => write!(f, "malformed reply: {e}"),
+            ClientError::Refused { status, message } => {
+                write!(
+                    f,
+                    "the daemon refused the request (status {status}): {message}"
+                )
+            }
+            ClientError::Unexpected => f.write_str("the reply does not answer the request"),
+        }
+    }
+}
+
+impl std::error::Error for ClientError {}
+
+/// A connection to uuidkitd, opened on first use and again whenever it was closed (the
+/// daemon closes idle connections); `Send + Sync`, one request at a time.
+///
+/// As a [`LeaseSource`], it gives the library's generators the daemon's leases: every
+/// process on the host that uses the same daemon gets UUIDs no other gets, and the daemon
+/// keeps the state. When the daemon cannot be reached the lease fails with
+/// [`StoreError::Unavailable`], and the generator goes on in memory with a warning.
+///
+/// ```no_run
+/// use std::sync::Arc;
+/// use uuidkit::generator::unix::{UnixGenerator, V7Method};
+/// use uuidkit::service::client::DaemonClient;
+///
+/// let daemon = Arc::new(DaemonClient::new("/run/uuidkit/uuidkitd.sock"));
+/// let mut g = UnixGenerator::new(V7Method::Counter).with_store(daemon.clone());
+/// let u = g.next();
+/// assert!(g.take_store_warnings().is_empty(), "the daemon did not answer");
+/// let batch = daemon.random(100)?; // v4, made by the daemon
+/// # Ok::<(), uuidkit::service::client::ClientError>(())
+/// ```
+pub struct DaemonClient {
+    path: PathBuf,
+    timeout: Duration,
+    conn: Mutex<Option<UnixStream>>,
+}
+
+impl fmt::Debug for DaemonClient {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("DaemonClient")
+            .field("path", &self.path)
+            .finish_non_exhaustive()
+    }
+}
+
+impl DaemonClient {
+    /// A client of the daemon at `path`; connects on first use.
+    ///
+    /// ```
+    /// let c = uuidkit::service::client::DaemonClient::new("/run/uuidkit/uuidkitd.sock");
+    /// assert_eq!(c.path(), std::path::Path::new("/run/uuidkit/uuidkitd.sock"));
+    /// ```
+    pub fn new(path: impl Into<PathBuf>) -> DaemonClient {
+        DaemonClient {
+            path: path.into(),
+            timeout: DEFAULT_TIMEOUT,
+            conn: Mutex::new(None),
+        }
+    }
+
+    /// A client connected now, so that a missing daemon shows at once.
+    ///
+    /// ```
+    /// use uuidkit::service::client::DaemonClient;
+    /// assert!(DaemonClient::connect("/nonexistent/uuidkitd.sock").is_err());
+    /// ```
+    pub fn connect(path: impl Into<PathBuf>) -> Result<DaemonClient, ClientError> {
+        let c = DaemonClient::new(path);
+        let s = c.open()?;
+        *c.lock() = Some(s);
+        Ok(c)
+    }
+
+    /// The same with a timeout other than [`DEFAULT_TIMEOUT`] for each connect, send and
+    /// receive.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use uuidkit::service::client::DaemonClient;
+    /// let c = DaemonClient::new("/x.sock").with_timeout(Duration::from_millis(100));
+    /// ```
+    pub fn with_timeout(mut self, timeout: Duration) -> DaemonClient {
+        self.timeout = timeout;
+        self
+    }
+
+    /// The socket path.
+    ///
+    /// ```
+    /// let c = uuidkit::service::client::DaemonClient::new("/x.sock");
+    /// assert_eq!(c.path().to_str(), Some("/x.sock"));
+    /// ```
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// `count` random (v4) UUIDs made by the daemon, 1 to
+    /// [`MAX_RANDOM_COUNT`](super::protocol::MAX_RANDOM_COUNT).
+    ///
+    /// ```no_run
+    /// let c = uuidkit::service::client::DaemonClient::new("/run/uuidkit/uuidkitd.sock");
+    /// assert_eq!(c.random(10)?.len(), 10);
+    /// # Ok::<(), uuidkit::service::client::ClientError>(())
+    /// ```
+    pub fn random(&self, count: u32) -> Result<Vec<Uuid>, ClientError> {
+        match self.call(&Request::Random { count })? {
+            Reply::Random(v) => Ok(v),
+            other => Err(unexpected(other)),
+        }
+    }
+
+    /// What the daemon reports about itself.
+    ///
+    /// ```no_run
+    /// let c = uuidkit::service::client::DaemonClient::new("/run/uuidkit/uuidkitd.sock");
+    /// println!("uptime {} ms", c.status()?.uptime_ms);
+    /// # Ok::<(), uuidkit::service::client::ClientError>(())
+    /// ```
+    pub fn status(&self) -> Result<StatusReport, ClientError> {
+        match self.call(&Request::Status)? {
+            Reply::Status(s) => Ok(s),
+            other => Err(unexpected(other)),
+        }
+    }
+
+    /// A lease from the daemon, with every way to fail told apart (the
+    /// [`LeaseSource`] method folds the connection's failures into
+    /// [`StoreError::Unavailable`]).
+    ///
+    /// ```no_run
+    /// use uuidkit::store::{GeneratorKind, LeaseRequest};
+    /// let c = uuidkit::service::client::DaemonClient::new("/run/uuidkit/uuidkitd.sock");
+    /// let lease = c.lease_from_daemon(&LeaseRequest::new(GeneratorKind::V7, 1 << 42, 1 << 42, 16))?;
+    /// # Ok::<(), uuidkit::service::client::ClientError>(())
+    /// ```
+    pub fn lease_from_daemon(
+        &self,
+        req: &LeaseRequest,
+    ) -> Result<Result<Lease, StoreError>, ClientError> {
+        match self.call(&Request::Lease(WireLeaseRequest::from(req)))? {
+            Reply::Lease(l) => Ok(Ok(l)),
+            Reply::Ahead { start } => Ok(Err(StoreError::Ahead { start })),
+            Reply::Exhausted => Ok(Err(StoreError::Exhausted)),
+            Reply::Unavailable(m) => Ok(Err(StoreError::Unavailable(self.warning(&m)))),
+            other => Err(unexpected(other)),
+        }
+    }
+
+    fn warning(&self, message: &str) -> StoreWarning {
+        StoreWarning::new(
+            &self.path,
+            Problem::Io {
+                action: format!("lease from uuidkitd at {}", self.path.display()),
+                kind: io::ErrorKind::Other,
+                message: message.to_string(),
+            },
+            Outcome::InMemory,
+        )
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Option<UnixStream>> {
+        // A panic while holding the lock leaves at worst a half-used connection, which
+        // the next call replaces.
+        self.conn.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn open(&self) -> Result<UnixStream, ClientError> {
+        let io = |error| ClientError::Io {
+            action: "connect",
+            error,
+        };
+        let s = UnixStream::connect(&self.path).map_err(io)?;
+        s.set_read_timeout(Some(self.timeout)).map_err(io)?;
+        s.set_write_timeout(Some(self.timeout)).map_err(io)?;
+        Ok(s)
+    }
+
+    /// Sends `req` and reads its reply. A connection that was open before fails on its
+    /// first use when the daemon closed it meanwhile (idle timeout, restart): the request
+    /// is then sent once more on a new one. Repeating a lease request is safe: at worst
+    /// the first lease's positions go unused.
+    fn call(&self, req: &Request) -> Result<Reply, ClientError> {
+        let mut conn = self.lock();
+        let bytes = req.encode();
+        let reused = conn.is_some();
+        let result = match conn.take() {
+            Some(s) => exchange(s, req, &bytes),
+            None => exchange(self.open()?, req, &bytes),
+        };
+        let result = match result {
+            Err(ClientError::Io { .. }) if reused => exchange(self.open()?, req, &bytes),
+            r => r,
+        };
+        match result? {
+            // The daemon closes the connection after a refusal: drop it here too.
+            (Reply::Error { status, message }, _) => Err(ClientError::Refused { status, message }),
+            (reply, s) => {
+                *conn = Some(s);
+                Ok(reply)
+            }
+        }
+    }
+}
+
+fn unexpected(reply: Reply) -> ClientError {
+    match reply {
+        Reply::Error { status, message } => ClientError::Refused { status, message },
+        _ => ClientError::Unexpected,
+    }
+}
+
+fn exchange(
+    mut s: UnixStream,
+    req: &Request,
+    bytes: &[u8],
+) -> Result<(Reply, UnixStream), ClientError> {
+    let io = |action| move |error| ClientError::Io { action, error };
+    s.write_all(bytes).map_err(io("send"))?;
+    let mut h = [0u8; HEADER_LEN];
+    s.read_exact(&mut h).map_err(io("receive"))?;
+    let header = Header::decode(&h).map_err(ClientError::Protocol)?;
+    if header.len > MAX_REPLY_BODY {
+        return Err(ClientError::Protocol(ProtocolError::TooLarge {
+            field: "length",
+            value: header.len.into(),
+            limit: MAX_REPLY_BODY.into(),
+        }));
+    }
+    let mut body = vec![0u8; header.len as usize];
+    s.read_exact(&mut body).map_err(io("receive"))?;
+    let reply = Reply::decode(req, header.code, &body).map_err(ClientError::Protocol)?;
+    Ok((reply, s))
+}
+
+impl LeaseSource for DaemonClient {
+    fn lease(&self, req: &LeaseRequest) -> Result<Lease, StoreError> {
+        match self.lease_from_daemon(req) {
+            Ok(r) => r,
+            Err(e) => Err(StoreError::Unavailable(self.warning(&e.to_string()))),
+        }
+    }
+}
+
+/// The [`DaemonClient`] for `path`, shared, ready to hand to a generator's `with_store`.
+///
+/// ```
+/// use uuidkit::generator::custom::CustomGenerator;
+/// let g = CustomGenerator::new().with_store(uuidkit::service::client::with_daemon("/run/uuidkit/uuidkitd.sock"));
+/// ```
+pub fn with_daemon(path: impl Into<PathBuf>) -> Arc<DaemonClient> {
+    Arc::new(DaemonClient::new(path))
+}

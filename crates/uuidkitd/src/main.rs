@@ -1,0 +1,258 @@
+//! `uuidkitd`: the host's UUID service.
+//!
+//! Serves uuidkit's own protocol (`docs/protocol.md`) on a Unix socket, and optionally
+//! util-linux uuidd's on a second one, keeping every generator's state in a uuidkit
+//! state file, so that UUIDs handed out after a crash or restart never repeat or go
+//! back. See `dist/systemd/` for the units and `docs/daemon.md` for its use.
+
+#![deny(unsafe_code)]
+
+mod listen;
+mod own;
+mod platform;
+mod server;
+mod source;
+mod uuidd;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use clap::Parser;
+use uuidkit::NodeId;
+use uuidkit::store::StateStore;
+
+use listen::Listener;
+use server::{Limits, Protocol, Shared};
+
+/// The state file when run as root without `--state` (and without systemd's
+/// `STATE_DIRECTORY`).
+const SYSTEM_STATE: &str = "/var/lib/uuidkit/state";
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "uuidkitd",
+    version,
+    about = "The host's UUID service: leases of time-ordered UUID space, random UUIDs, \
+             and util-linux uuidd's protocol for libuuid"
+)]
+struct Args {
+    /// The socket of uuidkit's own protocol [default: $XDG_RUNTIME_DIR/uuidkit/uuidkitd.sock,
+    /// or /run/uuidkit/uuidkitd.sock as root]. Ignored when systemd passes the socket.
+    #[arg(long, value_name = "PATH")]
+    socket: Option<PathBuf>,
+
+    /// Permissions of the sockets the daemon creates, in octal.
+    #[arg(long, value_name = "MODE", default_value = "0660", value_parser = parse_mode)]
+    socket_mode: u32,
+
+    /// Also serve util-linux uuidd's protocol here (libuuid asks /run/uuidd/request).
+    #[arg(long, value_name = "PATH")]
+    uuidd_socket: Option<PathBuf>,
+
+    /// Permissions of the uuidd socket, in octal: any user's libuuid may ask uuidd.
+    #[arg(long, value_name = "MODE", default_value = "0666", value_parser = parse_mode)]
+    uuidd_socket_mode: u32,
+
+    /// The state file [default: $STATE_DIRECTORY/state under systemd,
+    /// /var/lib/uuidkit/state as root, else $XDG_STATE_HOME/uuidkit/state].
+    #[arg(long, value_name = "PATH")]
+    state: Option<PathBuf>,
+
+    /// The node ID of the v1 UUIDs made for uuidd clients [default: a hash of the host's
+    /// names and addresses, the same at every start].
+    #[arg(long, value_name = "NODE")]
+    node: Option<NodeId>,
+
+    /// Connections served at once; more are refused until some close.
+    #[arg(long, value_name = "N", default_value_t = 1024)]
+    max_connections: usize,
+
+    /// Seconds a connection may wait between requests before it is closed.
+    #[arg(long, value_name = "SECS", default_value_t = 10.0)]
+    idle_timeout: f64,
+
+    /// Seconds a request may take to arrive once begun, and a reply to be read.
+    #[arg(long, value_name = "SECS", default_value_t = 2.0)]
+    request_timeout: f64,
+}
+
+fn parse_mode(s: &str) -> Result<u32, String> {
+    let digits = s.strip_prefix("0o").unwrap_or(s);
+    match u32::from_str_radix(digits, 8) {
+        Ok(m) if m <= 0o777 => Ok(m),
+        _ => Err(format!("{s:?} is not an octal mode from 0 to 0777")),
+    }
+}
+
+fn seconds(field: &str, v: f64) -> Result<Duration, String> {
+    Duration::try_from_secs_f64(v)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .ok_or_else(|| format!("--{field}: {v} is not a positive number of seconds"))
+}
+
+fn is_root() -> bool {
+    // The service's own euid, without unsafe: /proc/self belongs to it.
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata("/proc/self")
+        .map(|m| m.uid() == 0)
+        .unwrap_or(false)
+}
+
+fn default_state() -> Option<PathBuf> {
+    if let Some(d) = std::env::var_os("STATE_DIRECTORY") {
+        // systemd may pass several, separated by ':'; the first is ours.
+        let first = d.to_string_lossy().split(':').next().map(PathBuf::from);
+        if let Some(p) = first.filter(|p| p.is_absolute()) {
+            return Some(p.join("state"));
+        }
+    }
+    if is_root() {
+        return Some(PathBuf::from(SYSTEM_STATE));
+    }
+    uuidkit::store::default_path()
+}
+
+fn main() {
+    // Before any thread exists, so that every thread inherits the mask and only the
+    // signal thread takes them.
+    if let Err(e) = platform::block_termination_signals() {
+        fail(&format!("cannot block signals: {e}"));
+    }
+    let args = Args::parse();
+    if let Err(e) = run(args) {
+        fail(&e);
+    }
+}
+
+fn fail(message: &str) -> ! {
+    eprintln!("uuidkitd: {message}");
+    std::process::exit(1);
+}
+
+fn run(args: Args) -> Result<(), String> {
+    let limits = Limits {
+        max_connections: args.max_connections.max(1),
+        idle_timeout: seconds("idle-timeout", args.idle_timeout)?,
+        request_timeout: seconds("request-timeout", args.request_timeout)?,
+    };
+    let state = match args.state.clone().or_else(default_state) {
+        Some(p) => p,
+        None => return Err("no state file: give --state PATH (HOME is not set)".into()),
+    };
+    let node = args.node.unwrap_or_else(uuidkit::node::host_hash_node);
+    platform::raise_open_file_limit();
+
+    let (own, uuidd) = listeners(&args)?;
+    let created: Vec<PathBuf> = own
+        .iter()
+        .chain(uuidd.iter())
+        .filter_map(|l| l.created.clone())
+        .collect();
+
+    let shared = Arc::new(Shared {
+        source: source::Source::new(StateStore::open(&state)),
+        node,
+        state_path: state.display().to_string(),
+        limits,
+        started: Instant::now(),
+        shutting_down: AtomicBool::new(false),
+        active: AtomicUsize::new(0),
+        connections: AtomicU64::new(0),
+        leases: AtomicU64::new(0),
+        random: AtomicU64::new(0),
+        uuidd_requests: AtomicU64::new(0),
+    });
+
+    for (l, protocol) in own
+        .into_iter()
+        .map(|l| (l, Protocol::Own))
+        .chain(uuidd.into_iter().map(|l| (l, Protocol::Uuidd)))
+    {
+        eprintln!(
+            "uuidkitd: serving {} on {}",
+            match protocol {
+                Protocol::Own => "uuidkit's protocol",
+                Protocol::Uuidd => "uuidd's protocol",
+            },
+            l.name
+        );
+        let shared = Arc::clone(&shared);
+        std::thread::Builder::new()
+            .name("uuidkitd-accept".into())
+            .spawn(move || server::accept_loop(l.listener, protocol, shared))
+            .map_err(|e| format!("cannot start a thread: {e}"))?;
+    }
+    eprintln!(
+        "uuidkitd: state file {}, node {node}, pid {}",
+        state.display(),
+        std::process::id()
+    );
+
+    let sig = platform::wait_for_termination();
+    shared.shutting_down.store(true, Ordering::Release);
+    // Wait for a lease being written to finish: the file is then complete and holds every
+    // position granted.
+    drop(
+        shared
+            .source
+            .gate
+            .write()
+            .unwrap_or_else(|p| p.into_inner()),
+    );
+    shared.source.sync();
+    for p in &created {
+        let _ = std::fs::remove_file(p);
+    }
+    eprintln!("uuidkitd: signal {sig}: state saved, exiting");
+    std::process::exit(0);
+}
+
+/// The listeners: systemd's if it passed any (named `uuidd` for the uuidd protocol, the
+/// others for uuidkit's; unnamed, the second is uuidd's), else the sockets asked for.
+fn listeners(args: &Args) -> Result<(Vec<Listener>, Vec<Listener>), String> {
+    let passed = platform::listen_fds();
+    if !passed.is_empty() {
+        let mut own = Vec::new();
+        let mut uuidd = Vec::new();
+        let named = passed.iter().any(|(_, n)| n.is_some());
+        for (i, (fd, name)) in passed.into_iter().enumerate() {
+            let is_uuidd = if named {
+                name.as_deref() == Some("uuidd")
+            } else {
+                i == 1
+            };
+            let l = listen::adopt(fd, name.as_deref().unwrap_or("LISTEN_FDS"))?;
+            if is_uuidd { &mut uuidd } else { &mut own }.push(l);
+        }
+        if own.is_empty() && uuidd.is_empty() {
+            return Err("systemd passed no usable socket".into());
+        }
+        return Ok((own, uuidd));
+    }
+    let path = match &args.socket {
+        Some(p) => p.clone(),
+        None => {
+            let dir = std::env::var_os("XDG_RUNTIME_DIR").map(PathBuf::from);
+            uuidkit::service::default_socket_path_for(is_root(), dir.as_deref()).ok_or(
+                "no socket path: give --socket PATH (XDG_RUNTIME_DIR is not set)".to_string(),
+            )?
+        }
+    };
+    let own = listen::bind(&path, args.socket_mode)?;
+    let uuidd = match &args.uuidd_socket {
+        Some(p) => match listen::bind(p, args.uuidd_socket_mode) {
+            Ok(l) => vec![l],
+            Err(e) => {
+                if let Some(c) = &own.created {
+                    let _ = std::fs::remove_file(c);
+                }
+                return Err(e);
+            }
+        },
+        None => Vec::new(),
+    };
+    Ok((vec![own], uuidd))
+}

@@ -1,0 +1,193 @@
+//! Accepting connections and serving them: one thread per connection, a bound on how
+//! many, and deadlines on every read and write, so that a client that is slow, stuck or
+//! hostile holds only its own thread.
+
+use std::io::{self, Read, Write};
+use std::os::unix::net::{UnixListener, UnixStream};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use uuidkit::NodeId;
+
+use crate::source::Source;
+
+/// Which protocol a listener speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    /// uuidkitd's own (`docs/protocol.md`).
+    Own,
+    /// util-linux uuidd's.
+    Uuidd,
+}
+
+/// Limits on clients.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Connections served at once; more are refused.
+    pub max_connections: usize,
+    /// How long a connection may wait before starting a request.
+    pub idle_timeout: Duration,
+    /// How long a request may take to arrive once started, and a reply to be taken.
+    pub request_timeout: Duration,
+}
+
+/// What every connection thread shares.
+pub struct Shared {
+    pub source: Source,
+    pub node: NodeId,
+    pub state_path: String,
+    pub limits: Limits,
+    pub started: Instant,
+    pub shutting_down: AtomicBool,
+    pub active: AtomicUsize,
+    pub connections: AtomicU64,
+    pub leases: AtomicU64,
+    pub random: AtomicU64,
+    pub uuidd_requests: AtomicU64,
+}
+
+/// The stack of a connection thread: it holds a request of at most a few hundred bytes
+/// and a reply of at most 64 KiB, on the heap.
+const STACK: usize = 256 * 1024;
+
+/// Accepts on `listener` for ever. Errors of `accept` (out of descriptors, say) are
+/// reported and waited out, never fatal: the clients already connected go on.
+pub fn accept_loop(listener: UnixListener, protocol: Protocol, shared: Arc<Shared>) {
+    let mut last_error: Option<io::ErrorKind> = None;
+    loop {
+        let stream = match listener.accept() {
+            Ok((s, _)) => s,
+            Err(e) => {
+                if last_error != Some(e.kind()) {
+                    eprintln!("uuidkitd: accept: {e}");
+                    last_error = Some(e.kind());
+                }
+                std::thread::sleep(Duration::from_millis(20));
+                continue;
+            }
+        };
+        last_error = None;
+        shared.connections.fetch_add(1, Ordering::Relaxed);
+        if shared.active.fetch_add(1, Ordering::AcqRel) >= shared.limits.max_connections {
+            shared.active.fetch_sub(1, Ordering::AcqRel);
+            refuse_busy(stream, protocol);
+            continue;
+        }
+        let conn = Conn {
+            shared: Arc::clone(&shared),
+        };
+        let spawned = std::thread::Builder::new()
+            .name("uuidkitd-conn".into())
+            .stack_size(STACK)
+            .spawn(move || {
+                let c = conn;
+                match protocol {
+                    Protocol::Own => crate::own::serve(stream, &c.shared),
+                    Protocol::Uuidd => crate::uuidd::serve(stream, &c.shared),
+                }
+            });
+        if let Err(e) = spawned {
+            // The closure (and so the stream and the count) was dropped with the error.
+            eprintln!("uuidkitd: cannot start a thread for a client: {e}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+/// Gives back a connection slot when the thread ends, however it ends.
+struct Conn {
+    shared: Arc<Shared>,
+}
+
+impl Drop for Conn {
+    fn drop(&mut self) {
+        self.shared.active.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// Tells a client over the bound that the daemon is busy (own protocol), or just closes
+/// (uuidd: its clients then generate locally, as when no uuidd runs).
+fn refuse_busy(stream: UnixStream, protocol: Protocol) {
+    if protocol == Protocol::Own {
+        let _ = stream.set_write_timeout(Some(Duration::from_millis(50)));
+        let reply = uuidkit::service::protocol::Reply::Error {
+            status: uuidkit::service::protocol::status::BUSY,
+            message: "too many connections".into(),
+        };
+        let _ = (&stream).write_all(&reply.encode());
+    }
+}
+
+/// Why reading a request stopped.
+pub enum ReadStop {
+    /// The client closed the connection (or never sent anything) before a request began.
+    Closed,
+    /// An I/O error or a deadline passed.
+    Failed,
+}
+
+/// Fills `buf` from `s` before `deadline`. `first_wait` is how long to wait for the
+/// first byte when it differs from the deadline (an idle connection between requests).
+pub fn read_full(
+    s: &mut UnixStream,
+    buf: &mut [u8],
+    first_wait: Option<Duration>,
+    deadline_after_first: Duration,
+) -> Result<(), ReadStop> {
+    let mut got = 0;
+    let mut deadline = first_wait.map(|w| Instant::now() + w);
+    let mut fixed = deadline
+        .is_none()
+        .then(|| Instant::now() + deadline_after_first);
+    while got < buf.len() {
+        let until = deadline.or(fixed).unwrap_or_else(Instant::now);
+        let left = until.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(if got == 0 && first_wait.is_some() {
+                ReadStop::Closed
+            } else {
+                ReadStop::Failed
+            });
+        }
+        if s.set_read_timeout(Some(left)).is_err() {
+            return Err(ReadStop::Failed);
+        }
+        match s.read(&mut buf[got..]) {
+            Ok(0) => {
+                return Err(if got == 0 {
+                    ReadStop::Closed
+                } else {
+                    ReadStop::Failed
+                });
+            }
+            Ok(n) => {
+                if got == 0 && deadline.is_some() {
+                    // The request began: the rest must follow within the request timeout.
+                    deadline = None;
+                    fixed = Some(Instant::now() + deadline_after_first);
+                }
+                got += n;
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e)
+                if got == 0
+                    && first_wait.is_some()
+                    && matches!(
+                        e.kind(),
+                        io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+                    ) =>
+            {
+                return Err(ReadStop::Closed);
+            }
+            Err(_) => return Err(ReadStop::Failed),
+        }
+    }
+    Ok(())
+}
+
+/// Writes a whole reply within the request timeout.
+pub fn write_reply(s: &mut UnixStream, bytes: &[u8], timeout: Duration) -> io::Result<()> {
+    s.set_write_timeout(Some(timeout))?;
+    s.write_all(bytes)
+}
