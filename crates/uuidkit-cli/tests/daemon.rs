@@ -143,7 +143,7 @@ fn client(
     socket: PathBuf,
     dir: &TempDir,
 ) -> std::thread::JoinHandle<Vec<Uuid>> {
-    if i % 2 == 0 {
+    if i.is_multiple_of(2) {
         let mut child = uuidkit(
             dir,
             &[
