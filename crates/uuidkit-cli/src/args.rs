@@ -25,7 +25,8 @@ gen keeps the state of the time-based versions (v1, v2, v6, v7, v8) in a state f
 shared by every uuidkit process of the user, as uuidgen -t does: processes that share
 it never write the same UUID, and a process started later continues above everything
 an earlier one wrote, after a crash or a clock set back too. 'uuidkit state' shows
-and checks the file.
+and checks the file. With --daemon PATH (or UUIDKIT_DAEMON) gen takes its state from
+uuidkitd, the host's UUID service, instead; 'uuidkit daemon status' asks how it is.
 
 Accepted input forms, hex digits in either case:
   hyphenated  f81d4fae-7dec-11d0-a765-00a0c91e6bf6
@@ -41,7 +42,8 @@ const AFTER_LONG_HELP: &str = "\
 EXIT STATUS:
   0  success; also when gen warned about its state file (it goes on without it)
   1  an input was not a valid UUID (or could not be converted), generation failed,
-     or state check found the state file missing, unreadable or damaged
+     state check found the state file missing, unreadable or damaged, or the
+     uuidkitd that gen or daemon status was given could not be reached
   2  usage error: unknown subcommand or version, a flag that does not apply, a bad flag value
 
 ENVIRONMENT:
@@ -52,6 +54,13 @@ ENVIRONMENT:
                   $HOME/.local/state/uuidkit/state (gen --no-state uses none)
   XDG_STATE_HOME, HOME
                   where the default state file lives (absolute paths only)
+  UUIDKIT_DAEMON  the socket of uuidkitd: gen takes its state (and v4 its UUIDs) from
+                  it when neither --daemon, --state, --no-state nor --time is given,
+                  and daemon status asks it when --daemon is not given; unset or
+                  empty: gen uses the state file
+  XDG_RUNTIME_DIR where daemon status looks for uuidkitd without --daemon or
+                  UUIDKIT_DAEMON: $XDG_RUNTIME_DIR/uuidkit/uuidkitd.sock
+                  (/run/uuidkit/uuidkitd.sock for root)
 
 EXAMPLES:
   uuidkit gen v7 -n 5
@@ -60,7 +69,9 @@ EXAMPLES:
   uuidkit inspect --json 017f22e2-79b0-7cc3-98c4-dc0c0c07398f
   uuidkit check < ids.txt
   uuidkit convert --to v6 c232ab00-9414-11ec-b3c8-9f6bdeced846
-  uuidkit state show";
+  uuidkit state show
+  uuidkit gen v7 --daemon /run/uuidkit/uuidkitd.sock -n 5
+  uuidkit daemon status";
 
 /// The whole command line.
 #[derive(Debug, Parser)]
@@ -105,6 +116,14 @@ pub enum Command {
         arg_required_else_help = true
     )]
     State(StateArgs),
+    /// Ask uuidkitd, the host's UUID service, how it is
+    #[command(
+        long_about = DAEMON_LONG_ABOUT,
+        after_long_help = DAEMON_AFTER_LONG_HELP,
+        subcommand_required = true,
+        arg_required_else_help = true
+    )]
+    Daemon(DaemonArgs),
 }
 
 const GEN_LONG_ABOUT: &str = "\
@@ -127,11 +146,13 @@ A flag that does not apply to the chosen version is a usage error.";
 
 const GEN_AFTER_LONG_HELP: &str = "\
 FLAGS BY VERSION:
-  v1, v6   --time, --clock-seq, --node, --state
-  v2       --domain, --local-id, --time, --clock-seq, --node, --state
+  v1, v6   --time, --clock-seq, --node, --state, --daemon
+  v2       --domain, --local-id, --time, --clock-seq, --node, --state, --daemon
   v3, v5   --namespace, --name (both required)
-  v7       --time, --method, --state
-  v8       --namespace and --name (name-based) or --time, --state (time-based)
+  v4       --daemon
+  v7       --time, --method, --state, --daemon
+  v8       --namespace and --name (name-based) or --time, --state, --daemon
+           (time-based)
   all      --count, --format, --upper, --no-state
 
 With --time, -n N gives N UUIDs from that one instant: v1, v2 and v6 advance the
@@ -169,12 +190,27 @@ or removed file, or in memory when the file cannot be used) and exits 0.
 command line gives the same UUIDs (with --clock-seq and --node) only when no stored
 timestamp pushes them up.
 
+DAEMON:
+With --daemon PATH, else UUIDKIT_DAEMON=PATH, gen takes the state of v1, v2, v6, v7
+and the time-based v8 from uuidkitd listening on the socket PATH instead of a state
+file, with the same guarantees, for every process on the host that uses that daemon;
+v4 UUIDs are made by the daemon. For v1 and v6 the guarantees hold per node: give the
+processes one --node. UUIDKIT_DAEMON is set aside by --state, --no-state and --time;
+--daemon does not go with them (a usage error). --node random uses no daemon, as it
+uses no state file.
+A daemon that gen was given and cannot reach is an error (exit status 1), whether it
+was named by --daemon or by UUIDKIT_DAEMON: gen asks it first and writes no UUID when
+it does not answer. Should it stop answering during the run, gen writes no UUID made
+without it, says how many it wrote, and exits 1.
+
 EXAMPLES:
   uuidkit gen v4 -n 3 --format simple
   uuidkit gen v5 --namespace @url --name https://example.com/
   uuidkit gen v1 --time 2022-02-22T14:22:22-05:00 --clock-seq 0x33C8 --node 9F:6B:DE:CE:D8:46
   uuidkit gen v7 --method precision --upper
   uuidkit gen v7 --state /var/lib/uuidkit/state -n 3
+  uuidkit gen v7 --daemon /run/uuidkit/uuidkitd.sock -n 3
+  UUIDKIT_DAEMON=$XDG_RUNTIME_DIR/uuidkit/uuidkitd.sock uuidkit gen v6 --node 0x0123456789ab
   UUIDKIT_STATE=/tmp/uuidkit-test-state uuidkit gen v6 --node 0x0123456789ab";
 
 const STATE_LONG_ABOUT: &str = "\
@@ -474,6 +510,20 @@ pub struct GenArgs {
     /// Keep the state in memory only: no state file (overrides UUIDKIT_STATE)
     #[arg(long, conflicts_with = "state")]
     pub no_state: bool,
+
+    /// Take the state (v4: the UUIDs) from uuidkitd at this socket [default: UUIDKIT_DAEMON]
+    #[arg(
+        long,
+        value_name = "PATH",
+        value_parser = daemon_path_parser(),
+        conflicts_with_all = ["state", "no_state", "time"],
+        long_help = "The socket of uuidkitd, the host's UUID service: v1, v2, v6, v7 and the\n\
+                     time-based v8 lease their timestamps from it instead of a state file,\n\
+                     and v4 UUIDs are made by it (see DAEMON below). Overrides\n\
+                     UUIDKIT_DAEMON. A daemon that does not answer is an error (exit 1).\n\
+                     Not with --state, --no-state or --time."
+    )]
+    pub daemon: Option<PathBuf>,
 }
 
 impl GenArgs {
@@ -543,6 +593,62 @@ pub enum StateAction {
     #[command(long_about = STATE_CHECK_LONG_ABOUT)]
     Check(StatePathArg),
 }
+
+/// What `daemon` accepts.
+#[derive(Debug, Args)]
+pub struct DaemonArgs {
+    /// What to ask the daemon.
+    #[command(subcommand)]
+    pub action: DaemonAction,
+}
+
+/// The subcommands of `daemon`.
+#[derive(Debug, Subcommand)]
+pub enum DaemonAction {
+    /// Write what uuidkitd reports about itself as one JSON object
+    #[command(long_about = DAEMON_STATUS_LONG_ABOUT)]
+    Status(DaemonSocketArg),
+}
+
+/// The socket of the daemon to ask.
+#[derive(Debug, Args)]
+pub struct DaemonSocketArg {
+    /// The daemon's socket [default: UUIDKIT_DAEMON, else the default socket]
+    #[arg(long, value_name = "PATH", value_parser = daemon_path_parser())]
+    pub daemon: Option<PathBuf>,
+}
+
+const DAEMON_LONG_ABOUT: &str = "\
+Ask uuidkitd, the host's UUID service, how it is.
+
+The daemon's socket is --daemon PATH, else UUIDKIT_DAEMON, else the default socket:
+/run/uuidkit/uuidkitd.sock for root, $XDG_RUNTIME_DIR/uuidkit/uuidkitd.sock for
+others. gen uses a daemon only when --daemon or UUIDKIT_DAEMON names it.";
+
+const DAEMON_AFTER_LONG_HELP: &str = "\
+EXIT STATUS:
+  0  the daemon answered
+  1  no daemon answers on the socket (the message names it and says why), or there
+     is no socket to ask (UUIDKIT_DAEMON and XDG_RUNTIME_DIR unset)
+  2  usage error
+
+EXAMPLES:
+  uuidkit daemon status
+  uuidkit daemon status --daemon /run/uuidkit/uuidkitd.sock | jq .uptime_ms";
+
+const DAEMON_STATUS_LONG_ABOUT: &str = "\
+Write what uuidkitd reports about itself as one JSON object, with the keys:
+  socket          the socket asked
+  version         the daemon's version
+  state           its state file
+  pid             its process ID
+  uptime_ms       milliseconds since it started
+  leases          leases of timestamps granted (its own protocol and uuidd's)
+  random          random (v4) UUIDs handed out
+  uuidd_requests  requests answered in util-linux uuidd's protocol
+  clients         connections open now, this one included
+  connections     connections accepted since it started
+  node            the node ID of the v1 UUIDs it makes for libuuid, 12 hex digits";
 
 /// The optional state file operand.
 #[derive(Debug, Args)]
@@ -683,6 +789,21 @@ pub fn parse_state_path(s: OsString) -> Result<PathBuf, String> {
 fn state_path_parser() -> impl clap::builder::TypedValueParser<Value = PathBuf> {
     use clap::builder::TypedValueParser;
     clap::builder::OsStringValueParser::new().try_map(parse_state_path)
+}
+
+/// `--daemon`: any non-empty path (an empty one names no socket; leaving the flag out
+/// is the way to use none).
+pub fn parse_daemon_path(s: OsString) -> Result<PathBuf, String> {
+    if s.is_empty() {
+        return Err("a daemon socket path cannot be empty".to_string());
+    }
+    Ok(PathBuf::from(s))
+}
+
+/// The value parser of daemon socket paths: any bytes the system allows.
+fn daemon_path_parser() -> impl clap::builder::TypedValueParser<Value = PathBuf> {
+    use clap::builder::TypedValueParser;
+    clap::builder::OsStringValueParser::new().try_map(parse_daemon_path)
 }
 
 /// `--node`: a strategy name or a node value.

@@ -1,8 +1,9 @@
 //! `uuidkit gen VERSION`: check which flags apply, build the generator (with the state
-//! file for the time-based versions), write N UUIDs, and print what the generator says
-//! about its state file as warnings.
+//! file or uuidkitd for the time-based versions), write N UUIDs, and print what the
+//! generator says about its state file as warnings.
 
 use std::io::Write;
+use std::sync::Arc;
 
 use clap::error::ErrorKind;
 use uuidkit::layout::v2::Domain;
@@ -17,6 +18,8 @@ use uuidkit::generator::custom::CustomGenerator;
 use uuidkit::generator::gregorian::{GregorianGenerator, OverrunPolicy};
 use uuidkit::generator::unix::{UnixGenerator, V7Method};
 use uuidkit::node::NodeStrategy;
+use uuidkit::service::client::DaemonClient;
+use uuidkit::service::protocol::MAX_RANDOM_COUNT;
 
 use crate::args::{DomainArg, GenArgs, GenVersion, MethodArg, TimeArg};
 use crate::state::GenState;
@@ -25,7 +28,7 @@ use crate::{Failure, Status, usage_error};
 use GenVersion::*;
 
 /// Each optional flag of `gen` and the versions it applies to.
-fn applicability(a: &GenArgs) -> [(&'static str, bool, &'static [GenVersion], &'static str); 9] {
+fn applicability(a: &GenArgs) -> [(&'static str, bool, &'static [GenVersion], &'static str); 10] {
     const NAMED: &[GenVersion] = &[V3, V5, V8];
     const TIMED: &[GenVersion] = &[V1, V2, V6, V7, V8];
     const GREGORIAN: &[GenVersion] = &[V1, V2, V6];
@@ -48,6 +51,12 @@ fn applicability(a: &GenArgs) -> [(&'static str, bool, &'static [GenVersion], &'
             a.state.is_some(),
             TIMED,
             "the time-based versions v1, v2, v6, v7 and v8",
+        ),
+        (
+            "--daemon",
+            a.daemon.is_some(),
+            &[V1, V2, V4, V6, V7, V8],
+            "v4 and the time-based versions v1, v2, v6, v7 and v8",
         ),
     ]
 }
@@ -104,6 +113,13 @@ fn validate(a: &GenArgs) -> Result<(), Failure> {
         return Err(usage(
             ErrorKind::ArgumentConflict,
             "--state does not apply to the name-based gen v8 (--namespace/--name): a \
+             name-based UUID has no state to keep",
+        ));
+    }
+    if v == V8 && named && a.daemon.is_some() {
+        return Err(usage(
+            ErrorKind::ArgumentConflict,
+            "--daemon does not apply to the name-based gen v8 (--namespace/--name): a \
              name-based UUID has no state to keep",
         ));
     }
@@ -173,15 +189,26 @@ fn fill_each(
     mut next: impl FnMut() -> Result<Uuid, GenError>,
 ) -> Result<(), Stopped> {
     for (done, u) in batch.iter_mut().enumerate() {
-        *u = next().map_err(|error| Stopped { done, error })?;
+        *u = next().map_err(|e| Stopped {
+            done,
+            failure: Failure::Message(e.to_string()),
+        })?;
     }
     Ok(())
 }
 
-/// A batch that a generator could not finish: the first `done` UUIDs are good.
+/// A batch that a generator could not finish: the first `done` UUIDs are to be written,
+/// then the run ends with `failure`.
 struct Stopped {
     done: usize,
-    error: GenError,
+    failure: Failure,
+}
+
+impl Stopped {
+    /// Nothing of the batch is to be written.
+    fn all(failure: Failure) -> Stopped {
+        Stopped { done: 0, failure }
+    }
 }
 
 /// UUIDs a batch: small enough that a batch takes microseconds (so one clock reading
@@ -205,17 +232,17 @@ fn emit_batches(
     let mut left = a.count;
     while left > 0 {
         let n = left.min(BATCH as u64) as usize;
-        let (done, error) = match fill(&mut uuids[..n]) {
+        let (done, failure) = match fill(&mut uuids[..n]) {
             Ok(()) => (n, None),
-            Err(Stopped { done, error }) => (done, Some(error)),
+            Err(Stopped { done, failure }) => (done, Some(failure)),
         };
         for (u, slot) in uuids[..done].iter().zip(text.chunks_exact_mut(line)) {
             slot[..line - 1].copy_from_slice(u.encode(format, case, &mut buf).as_bytes());
             slot[line - 1] = b'\n';
         }
         out.write_all(&text[..done * line])?;
-        if let Some(e) = error {
-            return Err(Failure::Message(e.to_string()));
+        if let Some(f) = failure {
+            return Err(f);
         }
         left -= n as u64;
     }
@@ -322,14 +349,20 @@ fn run_gregorian<C: Clock>(
             GregorianKind::Plain => fill_each(b, || g.next()),
             GregorianKind::Dce(domain, id) => fill_each(b, || g.next_v2(domain, id)),
         };
-        warnings.after_batch(g.take_store_warnings());
+        let done = made.as_ref().map_or_else(|s| s.done, |()| b.len());
+        warnings
+            .after_batch(g.take_store_warnings(), done)
+            .map_err(Stopped::all)?;
         made
     })
 }
 
-/// The state file for a live (not `--time`) generator, unless `--no-state`.
-fn live_state(a: &GenArgs) -> GenState {
-    if a.no_state {
+/// The state of a live (not `--time`) generator: the daemon when there is one, else the
+/// state file unless `--no-state`.
+fn live_state(a: &GenArgs, daemon: Option<Arc<DaemonClient>>) -> GenState {
+    if let Some(d) = daemon {
+        GenState::daemon(d)
+    } else if a.no_state {
         GenState::none()
     } else {
         GenState::open(a.state.as_deref())
@@ -341,7 +374,11 @@ fn fixed(t: UnixTime) -> FnClock<impl Fn() -> UnixTime> {
     FnClock(move || t)
 }
 
-fn gregorian(a: &GenArgs, out: &mut impl Write) -> Result<Status, Failure> {
+fn gregorian(
+    a: &GenArgs,
+    out: &mut impl Write,
+    daemon: Option<Arc<DaemonClient>>,
+) -> Result<Status, Failure> {
     let node = node_strategy(a)?;
     let kind = if a.version == V2 {
         let domain = a.domain.unwrap_or(DomainArg::Person);
@@ -378,18 +415,22 @@ fn gregorian(a: &GenArgs, out: &mut impl Write) -> Result<Status, Failure> {
                 GregorianGenerator::v1()
             };
             // A node that changes with every UUID keeps them apart without state (and
-            // the generator would not use the store for it).
+            // the generator would not use the store, file or daemon, for it).
             let state = if matches!(node, Some(NodeStrategy::Random)) {
                 GenState::none()
             } else {
-                live_state(a)
+                live_state(a, daemon)
             };
             run_gregorian(a, out, g, a.node.clone(), kind, state)
         }
     }
 }
 
-fn v7(a: &GenArgs, out: &mut impl Write) -> Result<Status, Failure> {
+fn v7(
+    a: &GenArgs,
+    out: &mut impl Write,
+    daemon: Option<Arc<DaemonClient>>,
+) -> Result<Status, Failure> {
     let method = match a.method.unwrap_or(MethodArg::Counter) {
         MethodArg::Counter => V7Method::Counter,
         MethodArg::Random => V7Method::Random,
@@ -407,21 +448,26 @@ fn v7(a: &GenArgs, out: &mut impl Write) -> Result<Status, Failure> {
             let GenState {
                 store,
                 mut warnings,
-            } = live_state(a);
+            } = live_state(a, daemon);
             let mut g = UnixGenerator::new(method);
             if let Some(store) = store {
                 g = g.with_store(store);
             }
             emit_batches(a, out, |b| {
                 g.fill(b);
-                warnings.after_batch(g.take_store_warnings());
-                Ok(())
+                warnings
+                    .after_batch(g.take_store_warnings(), b.len())
+                    .map_err(Stopped::all)
             })
         }
     }
 }
 
-fn v8_time_based(a: &GenArgs, out: &mut impl Write) -> Result<Status, Failure> {
+fn v8_time_based(
+    a: &GenArgs,
+    out: &mut impl Write,
+    daemon: Option<Arc<DaemonClient>>,
+) -> Result<Status, Failure> {
     match &a.time {
         Some(t) => {
             let mut g = CustomGenerator::with_sources(fixed(t.time), Csprng);
@@ -434,23 +480,47 @@ fn v8_time_based(a: &GenArgs, out: &mut impl Write) -> Result<Status, Failure> {
             let GenState {
                 store,
                 mut warnings,
-            } = live_state(a);
+            } = live_state(a, daemon);
             let mut g = CustomGenerator::new();
             if let Some(store) = store {
                 g = g.with_store(store);
             }
             emit_batches(a, out, |b| {
                 g.fill(b);
-                warnings.after_batch(g.take_store_warnings());
-                Ok(())
+                warnings
+                    .after_batch(g.take_store_warnings(), b.len())
+                    .map_err(Stopped::all)
             })
         }
     }
 }
 
+/// v4 UUIDs made by the daemon, a batch a request.
+fn v4_from_daemon(a: &GenArgs, out: &mut impl Write, d: &DaemonClient) -> Result<Status, Failure> {
+    // A batch is one request; the protocol's limit is far above it.
+    const _: () = assert!(BATCH as u32 <= MAX_RANDOM_COUNT);
+    let mut written = 0u64;
+    emit_batches(a, out, |b| {
+        let failed = |e| Stopped::all(crate::daemon::random_failed(d, &e, written));
+        let got = d.random(b.len() as u32).map_err(failed)?;
+        if got.len() != b.len() {
+            return Err(failed(uuidkit::service::client::ClientError::Unexpected));
+        }
+        b.copy_from_slice(&got);
+        written += b.len() as u64;
+        Ok(())
+    })
+}
+
 /// Runs `gen`.
 pub fn run(a: &GenArgs, out: &mut impl Write) -> Result<Status, Failure> {
     validate(a)?;
+    // Asked before anything is made, so that an unreachable daemon writes no UUID.
+    let daemon = match a.version {
+        V1 | V2 | V4 | V6 | V7 => crate::daemon::for_gen(a)?,
+        V8 if a.name.is_none() => crate::daemon::for_gen(a)?,
+        _ => None,
+    };
     let named = || {
         // validate() made sure both are there.
         let ns = a.namespace.unwrap_or_default();
@@ -472,12 +542,15 @@ pub fn run(a: &GenArgs, out: &mut impl Write) -> Result<Status, Failure> {
             let (ns, name) = named();
             emit_constant(a, out, uuidkit::v8_sha256(&ns, name))
         }
-        V8 => v8_time_based(a, out),
-        V4 => emit_batches(a, out, |b| {
-            b.fill_with(uuidkit::v4);
-            Ok(())
-        }),
-        V1 | V2 | V6 => gregorian(a, out),
-        V7 => v7(a, out),
+        V8 => v8_time_based(a, out, daemon),
+        V4 => match daemon {
+            Some(d) => v4_from_daemon(a, out, &d),
+            None => emit_batches(a, out, |b| {
+                b.fill_with(uuidkit::v4);
+                Ok(())
+            }),
+        },
+        V1 | V2 | V6 => gregorian(a, out, daemon),
+        V7 => v7(a, out, daemon),
     }
 }

@@ -1,8 +1,8 @@
 //! `uuidkit`: generate, inspect, check and convert UUIDs (RFC 9562).
 //!
 //! Exit status: 0 success (also when gen warned about its state file), 1 invalid input
-//! (or a generation failure, or a damaged or missing state file for `state check`), 2
-//! usage error.
+//! (or a generation failure, a damaged or missing state file for `state check`, or a
+//! uuidkitd that cannot be reached), 2 usage error.
 
 // Only `platform` may use `unsafe`, and says why at each use.
 #![deny(unsafe_code)]
@@ -10,6 +10,7 @@
 mod args;
 mod check;
 mod convert;
+mod daemon;
 mod generate;
 mod input;
 mod inspect;
@@ -89,6 +90,7 @@ fn run(cli: Cli, out: &mut impl Write) -> Result<Status, Failure> {
         Command::Check(a) => check::run(&a),
         Command::Convert(a) => convert::run(&a, out),
         Command::State(a) => state::run(&a, out),
+        Command::Daemon(a) => daemon::run(&a, out),
     }
 }
 

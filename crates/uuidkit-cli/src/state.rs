@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 use uuidkit::store::{
-    self, EntrySnapshot, FileStorage, GeneratorKind, MAX_FILE_SIZE, StateSnapshot, StateStore,
-    Storage, StoreError, StoreWarning,
+    self, EntrySnapshot, FileStorage, GeneratorKind, LeaseSource, MAX_FILE_SIZE, StateSnapshot,
+    StateStore, Storage, StoreError, StoreWarning,
 };
 use uuidkit::time::{GregorianTimestamp, UnixTime};
 
@@ -48,10 +48,11 @@ pub fn resolve(explicit: Option<&Path>) -> Result<PathBuf, NoPath> {
     }
 }
 
-/// What `gen` does about state: the store to give the generator, and what to say.
+/// What `gen` does about state: the store to give the generator (the state file or
+/// uuidkitd), and what to say.
 pub struct GenState {
     /// The store, or `None` to stay in memory.
-    pub store: Option<Arc<StateStore>>,
+    pub store: Option<Arc<dyn LeaseSource>>,
     /// Prints the warnings, each once.
     pub warnings: Warnings,
 }
@@ -80,11 +81,22 @@ impl GenState {
         };
         let warnings = Warnings {
             removed: removed_state_file(&path).then(|| path.clone()),
-            started: false,
+            ..Warnings::default()
         };
         GenState {
             store: Some(Arc::new(StateStore::open(path))),
             warnings,
+        }
+    }
+
+    /// The daemon `store` (already known to answer): anything it reports stops `gen`.
+    pub fn daemon(store: Arc<dyn LeaseSource>) -> GenState {
+        GenState {
+            store: Some(store),
+            warnings: Warnings {
+                daemon: true,
+                ..Warnings::default()
+            },
         }
     }
 }
@@ -140,6 +152,11 @@ pub struct Warnings {
     removed: Option<PathBuf>,
     /// A batch has been made.
     started: bool,
+    /// The store is uuidkitd: a warning from it ends the run (see
+    /// [`after_batch`](Warnings::after_batch)).
+    daemon: bool,
+    /// UUIDs written so far, for the message that ends a run.
+    written: u64,
 }
 
 /// Prints `uuidkit: warning: MESSAGE` at once: a run of `gen` can last long, and a
@@ -150,8 +167,25 @@ fn warn(message: fmt::Arguments<'_>) {
 }
 
 impl Warnings {
-    /// After each batch: prints what the generator reported about its store.
-    pub fn after_batch(&mut self, reported: Vec<StoreWarning>) {
+    /// After each batch of `made` UUIDs: prints what the generator reported about its
+    /// store, or, when the store is uuidkitd, fails with it.
+    ///
+    /// A daemon that stops answering is not a warning: whoever named it wants its
+    /// guarantee, and the generator has gone on in memory without it. The batch is then
+    /// not to be written (some of it may come from an earlier lease, but leaving out
+    /// good UUIDs costs nothing).
+    pub fn after_batch(&mut self, reported: Vec<StoreWarning>, made: usize) -> Result<(), Failure> {
+        if self.daemon {
+            if let Some(w) = reported.first() {
+                return Err(Failure::Message(format!(
+                    "{}; stopped after {} UUIDs rather than go on without the daemon",
+                    w.problem(),
+                    self.written
+                )));
+            }
+            self.written += made as u64;
+            return Ok(());
+        }
         let first = !self.started;
         self.started = true;
         let removed = self.removed.take();
@@ -170,6 +204,7 @@ impl Warnings {
         for w in reported {
             warn(format_args!("{w}"));
         }
+        Ok(())
     }
 }
 

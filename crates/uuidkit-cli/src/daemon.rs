@@ -1,0 +1,122 @@
+//! uuidkitd from the command's side: which daemon `gen` uses (if any), the check that
+//! it answers before any UUID is written, and `uuidkit daemon status`.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde_json::json;
+use uuidkit::service::client::{ClientError, DaemonClient};
+use uuidkit::service::{DAEMON_ENV, default_socket_path};
+
+use crate::args::{DaemonAction, DaemonArgs, GenArgs};
+use crate::{Failure, Status};
+
+/// Where a daemon's socket path came from, for messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Origin {
+    Flag,
+    Env,
+    Default,
+}
+
+/// `uuidkitd at PATH`, with where PATH came from unless the user typed it on this
+/// command line (then it is in plain sight).
+fn name(path: &Path, origin: Origin) -> String {
+    match origin {
+        Origin::Flag => format!("uuidkitd at {}", path.display()),
+        Origin::Env => format!("uuidkitd at {} (from {DAEMON_ENV})", path.display()),
+        Origin::Default => format!("uuidkitd at {} (the default socket)", path.display()),
+    }
+}
+
+/// `UUIDKIT_DAEMON`, when set and not empty (empty counts as unset, as `UUIDKIT_STATE`
+/// does).
+fn from_env() -> Option<PathBuf> {
+    std::env::var_os(DAEMON_ENV)
+        .filter(|p| !p.is_empty())
+        .map(PathBuf::from)
+}
+
+/// The daemon `gen` uses for a version that can use one: `--daemon`, else
+/// `UUIDKIT_DAEMON` unless `--state`, `--no-state` or `--time` says otherwise (an
+/// explicit choice beats the environment); `None` for the state file as before.
+///
+/// A daemon that was named and does not answer a status request is an error before any
+/// UUID is made, from the flag and from the environment alike: a user who names a daemon
+/// wants its guarantee, and generating without it would quietly lose that.
+pub fn for_gen(a: &GenArgs) -> Result<Option<Arc<DaemonClient>>, Failure> {
+    let (path, origin) = match &a.daemon {
+        Some(p) => (p.clone(), Origin::Flag),
+        None if a.state.is_some() || a.no_state || a.time.is_some() => return Ok(None),
+        None => match from_env() {
+            Some(p) => (p, Origin::Env),
+            None => return Ok(None),
+        },
+    };
+    let client = Arc::new(DaemonClient::new(&path));
+    // The connection opened here stays open for the generator's leases.
+    client
+        .status()
+        .map_err(|e| unreachable(&path, origin, &e))?;
+    Ok(Some(client))
+}
+
+fn unreachable(path: &Path, origin: Origin, e: &ClientError) -> Failure {
+    Failure::Message(format!("cannot reach {}: {e}", name(path, origin)))
+}
+
+/// The failure of a random (v4) request in the middle of a run: what was asked of
+/// which daemon, why it failed, and how many UUIDs were written before.
+pub fn random_failed(client: &DaemonClient, e: &ClientError, written: u64) -> Failure {
+    Failure::Message(format!(
+        "cannot get random UUIDs from uuidkitd at {}: {e}; stopped after {written} UUIDs",
+        client.path().display()
+    ))
+}
+
+/// Runs `daemon`.
+pub fn run(a: &DaemonArgs, out: &mut impl Write) -> Result<Status, Failure> {
+    match &a.action {
+        DaemonAction::Status(s) => status(s.daemon.as_deref(), out),
+    }
+}
+
+/// `uuidkit daemon status`: the daemon's report as one pretty-printed JSON object (as
+/// `state show` writes its own).
+fn status(explicit: Option<&Path>, out: &mut impl Write) -> Result<Status, Failure> {
+    let (path, origin) = match (explicit, from_env()) {
+        (Some(p), _) => (p.to_path_buf(), Origin::Flag),
+        (None, Some(p)) => (p, Origin::Env),
+        (None, None) => match default_socket_path() {
+            Some(p) => (p, Origin::Default),
+            None => {
+                return Err(Failure::Message(format!(
+                    "no daemon socket: {DAEMON_ENV} is not set, and XDG_RUNTIME_DIR, where \
+                     a user's daemon listens, is not an absolute directory; give --daemon PATH"
+                )));
+            }
+        },
+    };
+    let report = DaemonClient::new(&path)
+        .status()
+        .map_err(|e| unreachable(&path, origin, &e))?;
+    let doc = json!({
+        "socket": path.to_string_lossy(),
+        "version": report.version,
+        "state": report.state,
+        "pid": report.pid,
+        "uptime_ms": report.uptime_ms,
+        "leases": report.leases,
+        "random": report.random,
+        "uuidd_requests": report.uuidd_requests,
+        "clients": report.clients,
+        "connections": report.connections,
+        "node": report.node.to_string(),
+    });
+    // Serializing a Value built here cannot fail; the write can.
+    let text = serde_json::to_string_pretty(&doc).unwrap_or_default();
+    out.write_all(text.as_bytes())?;
+    out.write_all(b"\n")?;
+    Ok(Status::Ok)
+}
