@@ -2,7 +2,9 @@
 
 use std::collections::HashSet;
 
-use assert_cmd::Command;
+mod command_common;
+
+use command_common::{test_state, uuidkit};
 use predicates::prelude::*;
 use serde_json::Value;
 
@@ -16,14 +18,6 @@ const A6_V7: &str = "017f22e2-79b0-7cc3-98c4-dc0c0c07398f";
 const B2_V8: &str = "5c146b14-3c52-8afd-938a-375d0df1fbf6";
 const NIL: &str = "00000000-0000-0000-0000-000000000000";
 const MAX: &str = "ffffffff-ffff-ffff-ffff-ffffffffffff";
-
-fn uuidkit() -> Command {
-    let mut c = Command::cargo_bin("uuidkit").unwrap();
-    // The state file of these runs, never the user's own.
-    c.env("UUIDKIT_STATE", test_state());
-    c.env_remove("UUIDKIT_NODE");
-    c
-}
 
 /// Runs `uuidkit ARGS`, expects success, returns stdout.
 fn ok(args: &[&str]) -> String {
@@ -1334,11 +1328,4 @@ fn check_buffers_its_error_messages() {
     assert_eq!(code, Some(1));
     assert!(err.len() < 1024, "{err}");
     assert!(writes < 10, "{writes} writes");
-}
-
-/// A state file for this test binary's runs of `gen`, under the temporary directory.
-fn test_state() -> std::path::PathBuf {
-    std::env::temp_dir()
-        .join(format!("uuidkit-test-state-{}", std::process::id()))
-        .join("state")
 }

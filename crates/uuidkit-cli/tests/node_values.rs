@@ -1,15 +1,9 @@
 //! End-to-end tests of node values: `--node VALUE` and `UUIDKIT_NODE`.
 
-use assert_cmd::Command;
+mod command_common;
 
-/// `uuidkit` with no `UUIDKIT_NODE` inherited from the environment running the tests.
-fn uuidkit() -> Command {
-    let mut c = Command::cargo_bin("uuidkit").unwrap();
-    // The state file of these runs, never the user's own.
-    c.env("UUIDKIT_STATE", test_state());
-    c.env_remove("UUIDKIT_NODE");
-    c
-}
+use assert_cmd::Command;
+use command_common::uuidkit;
 
 /// `gen v1 ARGS`: the node field (last 12 hex digits) of the one UUID written.
 fn node_of(c: &mut Command) -> String {
@@ -180,11 +174,4 @@ fn help_states_the_hex_rule() {
     assert!(!help.contains("decimal number < 2^48"), "{help}");
     assert!(help.contains("123456789012 is 0x123456789012"), "{help}");
     assert!(help.contains("decimal numbers are not accepted"), "{help}");
-}
-
-/// A state file for this test binary's runs of `gen`, under the temporary directory.
-fn test_state() -> std::path::PathBuf {
-    std::env::temp_dir()
-        .join(format!("uuidkit-test-state-{}", std::process::id()))
-        .join("state")
 }

@@ -1,7 +1,9 @@
 //! Times as text at the command line: what `inspect` writes, `gen --time` reads back,
 //! past the year 9999 too (ISO 8601's expanded year, `+010889-...`).
 
-use assert_cmd::Command;
+mod command_common;
+
+use command_common::uuidkit;
 use serde_json::Value;
 use uuidkit::Uuid;
 use uuidkit::time::UnixTime;
@@ -9,14 +11,6 @@ use uuidkit::time::UnixTime;
 /// The largest v7 UUID: every timestamp bit set, 2^48 - 1 ms, in the year 10889.
 const LAST_V7: &str = "ffffffff-ffff-7fff-bfff-ffffffffffff";
 const LAST_V7_MS: u64 = (1 << 48) - 1;
-
-fn uuidkit() -> Command {
-    let mut c = Command::cargo_bin("uuidkit").unwrap();
-    // The state file of these runs, never the user's own.
-    c.env("UUIDKIT_STATE", test_state());
-    c.env_remove("UUIDKIT_NODE");
-    c
-}
 
 /// Runs `uuidkit ARGS`, expects success and a quiet stderr, returns stdout.
 fn ok(args: &[&str]) -> String {
@@ -108,11 +102,4 @@ fn an_offset_past_9999_round_trips() {
         UnixTime::parse_rfc3339(time).unwrap(),
         UnixTime::parse_rfc3339("9999-12-31T23:59:59.999-23:59").unwrap()
     );
-}
-
-/// A state file for this test binary's runs of `gen`, under the temporary directory.
-fn test_state() -> std::path::PathBuf {
-    std::env::temp_dir()
-        .join(format!("uuidkit-test-state-{}", std::process::id()))
-        .join("state")
 }
