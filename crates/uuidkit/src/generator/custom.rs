@@ -5,7 +5,7 @@ use rand_core::RngCore;
 
 use std::sync::Arc;
 
-use super::leased::{BlockSizes, StoreLink};
+use super::leased::{self, BlockSizes, StoreLink};
 use super::monotonic::{Monotonic, Step};
 use crate::Uuid;
 use crate::layout::v8::pack_time_based;
@@ -91,10 +91,7 @@ impl<C: Clock, R: RngCore> CustomGenerator<C, R> {
     /// What went wrong with the store since the last call; see
     /// [`UnixGenerator::take_store_warnings`](super::unix::UnixGenerator::take_store_warnings).
     pub fn take_store_warnings(&mut self) -> Vec<StoreWarning> {
-        self.store
-            .as_mut()
-            .map(StoreLink::take_warnings)
-            .unwrap_or_default()
+        leased::take_warnings(&mut self.store)
     }
 
     /// The next UUID.

@@ -9,7 +9,7 @@ use super::GenError;
 use crate::layout::{self, ClockSequence, GregorianFields, v2::Domain};
 use std::sync::Arc;
 
-use super::leased::{Admit, BlockSizes, ClockSeqWish, StoreLink};
+use super::leased::{self, Admit, BlockSizes, ClockSeqWish, StoreLink};
 use crate::node::{NodeStrategy, host_hash_node, random_node};
 use crate::random::Csprng;
 use crate::store::{GeneratorKind, LeaseSource, StoreWarning};
@@ -308,10 +308,7 @@ impl<C: Clock, R: RngCore> GregorianGenerator<C, R> {
     /// What went wrong with the store since the last call (damaged and repaired, or
     /// unusable so the generator went on in memory). The library never prints them.
     pub fn take_store_warnings(&mut self) -> Vec<StoreWarning> {
-        self.store
-            .as_mut()
-            .map(StoreLink::take_warnings)
-            .unwrap_or_default()
+        leased::take_warnings(&mut self.store)
     }
 
     /// The node for the `static` strategy: random, or with a store the host's hash.

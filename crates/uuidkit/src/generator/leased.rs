@@ -51,6 +51,13 @@ pub(crate) struct ClockSeqWish {
     pub(crate) fresh: ClockSequence,
 }
 
+/// The warnings of a generator's store link since the last call (none without a store).
+pub(crate) fn take_warnings(link: &mut Option<StoreLink>) -> Vec<StoreWarning> {
+    link.as_mut()
+        .map(StoreLink::take_warnings)
+        .unwrap_or_default()
+}
+
 pub(crate) struct StoreLink {
     store: Arc<dyn LeaseSource>,
     sizes: BlockSizes,

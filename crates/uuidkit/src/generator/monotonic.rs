@@ -124,14 +124,14 @@ impl Monotonic {
     /// Counter bits below the position are drawn at random, top bit clear, as a seed is.
     fn resume_at(&mut self, position: u128, rng: &mut impl RngCore) -> (u64, u128) {
         let drop = self.dropped_bits();
-        let shift = self.counter_bits - drop;
-        self.timestamp = ((position >> shift) as u64).min(self.timestamp_max);
         let low = if drop == 0 {
             0
         } else {
             random_u128(rng) & ((1u128 << (drop - 1)) - 1)
         };
-        self.counter = (position & ((1u128 << shift) - 1)) << drop | low;
+        let (timestamp, counter) = self.key(position, low);
+        self.timestamp = timestamp.min(self.timestamp_max);
+        self.counter = counter;
         self.started = true;
         (self.timestamp, self.counter)
     }
@@ -156,14 +156,20 @@ impl Monotonic {
         self.lease(link, kind, out, now, rng)
     }
 
-    /// The last (timestamp, counter) of position `end`.
-    fn last_key(&self, end: u128) -> (u64, u128) {
+    /// The (timestamp, counter) of `position`, with `low` in the counter bits below it:
+    /// the inverse of [`position`](Self::position).
+    fn key(&self, position: u128, low: u128) -> (u64, u128) {
         let drop = self.dropped_bits();
         let shift = self.counter_bits - drop;
         (
-            (end >> shift) as u64,
-            (end & ((1u128 << shift) - 1)) << drop | ((1u128 << drop) - 1),
+            (position >> shift) as u64,
+            (position & ((1u128 << shift) - 1)) << drop | low,
         )
+    }
+
+    /// The last (timestamp, counter) of position `end`.
+    fn last_key(&self, end: u128) -> (u64, u128) {
+        self.key(end, (1u128 << self.dropped_bits()) - 1)
     }
 
     #[cold]

@@ -8,7 +8,7 @@ use rand_core::RngCore;
 
 use std::sync::Arc;
 
-use super::leased::{BlockSizes, StoreLink};
+use super::leased::{self, BlockSizes, StoreLink};
 use super::monotonic::{Monotonic, Step};
 use crate::Uuid;
 use crate::layout::v7::pack;
@@ -200,10 +200,7 @@ impl<C: Clock, R: RngCore> UnixGenerator<C, R> {
     /// What went wrong with the store since the last call (damaged and repaired, or
     /// unusable so the generator went on in memory). The library never prints them.
     pub fn take_store_warnings(&mut self) -> Vec<StoreWarning> {
-        self.store
-            .as_mut()
-            .map(StoreLink::take_warnings)
-            .unwrap_or_default()
+        leased::take_warnings(&mut self.store)
     }
 
     /// The method this generator uses.
