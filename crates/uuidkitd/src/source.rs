@@ -6,9 +6,34 @@ use std::sync::{Mutex, RwLock};
 
 use uuidkit::store::{GeneratorKind, Lease, LeaseRequest, MemoryStorage, StateStore, StoreError};
 
+/// How many positions of a v7 or v8 kind the daemon takes from the file at a time and
+/// then hands out from memory: 64 ms of the kind's time. One file write (lock, read,
+/// write) then serves every request in those 64 ms instead of one each, and the file's
+/// `high` always covers every position handed out, so a restart after `kill -9` still
+/// starts above them all (v7 and v8 at most 64 ms ahead of the clock until it catches
+/// up). Gregorian kinds go to the file every time: the stored clock sequence changes
+/// with the clock readings that requests bring.
+fn reserve(kind: GeneratorKind) -> Option<u128> {
+    match kind {
+        GeneratorKind::V7 => Some(64 << 42),
+        GeneratorKind::V8 => Some(6_400_000 << 30),
+        GeneratorKind::Gregorian(_) => None,
+    }
+}
+
 /// More entries than this in the map of granted positions clears it: a client can name
 /// any node ID, and the map only matters while the file cannot be used.
 const MAX_TRACKED_KINDS: usize = 65_536;
+
+/// What the daemon has handed out of one kind since start.
+#[derive(Clone, Copy)]
+struct Granted {
+    /// The last position handed out.
+    last: u128,
+    /// The last position leased from the file (or memory) for this kind: positions
+    /// above `last` up to here are the daemon's to hand out without asking the file.
+    reserved: u128,
+}
 
 /// The daemon's lease source.
 pub struct Source {
@@ -17,7 +42,7 @@ pub struct Source {
     /// The last position granted per kind since start, from either store: every lease
     /// starts above it, so that one granted from memory while the file failed is never
     /// granted again from the file, whose `high` never saw it.
-    granted: Mutex<HashMap<GeneratorKind, u128>>,
+    granted: Mutex<HashMap<GeneratorKind, Granted>>,
     /// Leases hold it shared; shutdown takes it exclusively, so that the daemon exits
     /// between writes of the state file, never during one.
     pub gate: RwLock<()>,
@@ -41,11 +66,40 @@ impl Source {
         let _gate = self.gate.read().unwrap_or_else(|p| p.into_inner());
         let mut granted = self.granted.lock().unwrap_or_else(|p| p.into_inner());
         let mut req = *req;
-        if let Some(&g) = granted.get(&req.kind) {
-            if g >= req.kind.max_position() {
+        let max = req.kind.max_position();
+        let held = granted.get(&req.kind).copied();
+        if let Some(g) = held {
+            if g.last >= max {
                 return Err(StoreError::Exhausted);
             }
-            req.from = req.from.max(g + 1);
+            req.from = req.from.max(g.last + 1);
+        }
+        let reserve = reserve(req.kind);
+        if let (Some(_), Some(g)) = (reserve, held) {
+            let end = req.from.saturating_add(req.len.max(1) - 1).min(max);
+            if end <= g.reserved {
+                // Within what the file already records as leased: no file access.
+                if req.max_start.is_some_and(|m| req.from > m) {
+                    return Err(StoreError::Ahead { start: req.from });
+                }
+                granted.insert(
+                    req.kind,
+                    Granted {
+                        last: end,
+                        reserved: g.reserved,
+                    },
+                );
+                return Ok(Lease {
+                    start: req.from,
+                    end,
+                    clock_seq: None,
+                    warning: None,
+                });
+            }
+        }
+        let asked = req.len.max(1);
+        if let Some(r) = reserve {
+            req.len = asked.max(r);
         }
         let lease = match self.file.lease(&req) {
             Err(StoreError::Unavailable(w)) => {
@@ -60,8 +114,17 @@ impl Source {
         if granted.len() >= MAX_TRACKED_KINDS {
             granted.clear();
         }
-        granted.insert(req.kind, lease.end);
+        // The caller gets what it asked for; the rest of the block is held for others.
+        let end = lease.end.min(lease.start.saturating_add(asked - 1));
+        granted.insert(
+            req.kind,
+            Granted {
+                last: end,
+                reserved: lease.end,
+            },
+        );
         Ok(Lease {
+            end,
             warning: None,
             ..lease
         })
@@ -82,5 +145,106 @@ impl Source {
         {
             let _ = f.sync_all();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use uuidkit::store::read_state;
+
+    fn temp_state(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!(
+            "uuidkitd-source-{name}-{}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir.join("state")
+    }
+
+    fn high(path: &std::path::Path, kind: GeneratorKind) -> u128 {
+        let snap = read_state(path).unwrap();
+        snap.entries.iter().find(|e| e.kind == kind).unwrap().high
+    }
+
+    #[test]
+    fn v7_leases_come_from_a_reserve_the_file_already_covers() {
+        let path = temp_state("reserve");
+        let source = Source::new(StateStore::open(&path));
+        let p = 1_700_000_000_000u128 << 42;
+        let a = source
+            .lease(&LeaseRequest::new(GeneratorKind::V7, p, p, 1))
+            .unwrap();
+        assert_eq!((a.start, a.end), (p, p));
+        // The file records the whole reserve as leased, before anything is handed out.
+        let recorded = high(&path, GeneratorKind::V7);
+        assert_eq!(recorded, p + (64 << 42) - 1);
+        let b = source
+            .lease(&LeaseRequest::new(GeneratorKind::V7, p, p, 10))
+            .unwrap();
+        assert_eq!((b.start, b.end), (p + 1, p + 10));
+        // Served from memory: the file did not move.
+        assert_eq!(high(&path, GeneratorKind::V7), recorded);
+        // A later millisecond inside the reserve starts there, still from memory.
+        let later = p + (5 << 42);
+        let c = source
+            .lease(&LeaseRequest::new(GeneratorKind::V7, later, later, 1))
+            .unwrap();
+        assert_eq!(c.start, later);
+        assert_eq!(high(&path, GeneratorKind::V7), recorded);
+        // A block past the reserve goes to the file, which moves on.
+        let d = source
+            .lease(&LeaseRequest::new(GeneratorKind::V7, later, later, 64 << 42))
+            .unwrap();
+        assert!(d.start > recorded);
+        assert_eq!(d.len(), 64 << 42);
+        assert!(high(&path, GeneratorKind::V7) >= d.end);
+        // A daemon started again on the file (after `kill -9`, say) begins above every
+        // position this one handed out, reserve included.
+        let again = Source::new(StateStore::open(&path));
+        let e = again
+            .lease(&LeaseRequest::new(GeneratorKind::V7, p, p, 1))
+            .unwrap();
+        assert!(e.start > d.end);
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
+
+    #[test]
+    fn a_reserved_lease_still_reports_ahead_and_exhausted() {
+        let path = temp_state("ahead");
+        let source = Source::new(StateStore::open(&path));
+        let p = 1_700_000_000_000u128 << 42;
+        source
+            .lease(&LeaseRequest::new(GeneratorKind::V7, p, p, 100))
+            .unwrap();
+        let mut req = LeaseRequest::new(GeneratorKind::V7, p, p, 1);
+        req.max_start = Some(p + 50);
+        assert!(matches!(
+            source.lease(&req),
+            Err(StoreError::Ahead { start }) if start == p + 100
+        ));
+        let last = GeneratorKind::V8.max_position();
+        let v8 = source
+            .lease(&LeaseRequest::new(GeneratorKind::V8, last, last, 1))
+            .unwrap();
+        assert_eq!((v8.start, v8.end), (last, last));
+        assert!(matches!(
+            source.lease(&LeaseRequest::new(GeneratorKind::V8, last, last, 1)),
+            Err(StoreError::Exhausted)
+        ));
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
+
+    #[test]
+    fn gregorian_leases_go_to_the_file_every_time() {
+        let path = temp_state("gregorian");
+        let source = Source::new(StateStore::open(&path));
+        let kind = GeneratorKind::Gregorian(uuidkit::NodeId::from_u64(0x0200_5e10_0001).unwrap());
+        let a = source.lease(&LeaseRequest::new(kind, 1000, 1000, 1)).unwrap();
+        assert_eq!((a.start, a.end), (1000, 1000));
+        assert_eq!(high(&path, kind), 1000);
+        source.lease(&LeaseRequest::new(kind, 1000, 1000, 1)).unwrap();
+        assert_eq!(high(&path, kind), 1001);
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
     }
 }
