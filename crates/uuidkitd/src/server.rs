@@ -1,10 +1,14 @@
 //! Accepting connections and serving them: one thread per connection, a bound on how
 //! many, and deadlines on every read and write, so that a client that is slow, stuck or
-//! hostile holds only its own thread.
+//! hostile holds only its own thread. Threads that finish a connection wait a while
+//! for the next one instead of exiting ([`Pool`]): util-linux's protocol opens a
+//! connection per request, and starting a thread for each would cost more than the
+//! request.
 
 use std::io::{self, Read, Write};
 use std::os::unix::net::{UnixListener, UnixStream};
-use std::sync::Arc;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
@@ -55,6 +59,7 @@ const STACK: usize = 256 * 1024;
 /// reported and waited out, never fatal: the clients already connected go on.
 pub fn accept_loop(listener: UnixListener, protocol: Protocol, shared: Arc<Shared>) {
     let mut last_error: Option<io::ErrorKind> = None;
+    let pool = Pool::new();
     loop {
         let stream = match listener.accept() {
             Ok((s, _)) => s,
@@ -74,28 +79,106 @@ pub fn accept_loop(listener: UnixListener, protocol: Protocol, shared: Arc<Share
             refuse_busy(stream, protocol);
             continue;
         }
-        let conn = Conn {
-            shared: Arc::clone(&shared),
-        };
+        pool.run(Job {
+            stream,
+            protocol,
+            conn: Conn {
+                shared: Arc::clone(&shared),
+            },
+        });
+    }
+}
+
+/// A connection to serve.
+struct Job {
+    stream: UnixStream,
+    protocol: Protocol,
+    /// Counts the connection as active until the job is done.
+    conn: Conn,
+}
+
+impl Job {
+    fn serve(self) {
+        match self.protocol {
+            Protocol::Own => crate::own::serve(self.stream, &self.conn.shared),
+            Protocol::Uuidd => crate::uuidd::serve(self.stream, &self.conn.shared),
+        }
+    }
+}
+
+/// How long a thread with nothing to do waits for a connection before it exits.
+const IDLE_THREAD: Duration = Duration::from_secs(30);
+
+/// Threads serving connections: one per connection being served, as before, plus those
+/// that finished one and wait up to [`IDLE_THREAD`] for the next.
+///
+/// `idle` counts waiting threads minus jobs sent to them and not yet taken. A job is
+/// sent only after claiming one (a successful decrement), so every job sent has a
+/// thread that will take it; a thread that wants to exit must claim itself the same
+/// way, and when it cannot (`idle` is 0) a job is on its way to it.
+struct Pool {
+    tx: Sender<Job>,
+    rx: Arc<Mutex<Receiver<Job>>>,
+    idle: Arc<AtomicUsize>,
+}
+
+impl Pool {
+    fn new() -> Pool {
+        let (tx, rx) = mpsc::channel();
+        Pool {
+            tx,
+            rx: Arc::new(Mutex::new(rx)),
+            idle: Arc::new(AtomicUsize::new(0)),
+        }
+    }
+
+    fn run(&self, job: Job) {
+        if claim(&self.idle) {
+            // The receiver lives as long as `self`: sending cannot fail.
+            let _ = self.tx.send(job);
+            return;
+        }
+        let rx = Arc::clone(&self.rx);
+        let idle = Arc::clone(&self.idle);
         let spawned = std::thread::Builder::new()
             .name("uuidkitd-conn".into())
             .stack_size(STACK)
-            .spawn(move || {
-                let c = conn;
-                match protocol {
-                    Protocol::Own => crate::own::serve(stream, &c.shared),
-                    Protocol::Uuidd => crate::uuidd::serve(stream, &c.shared),
-                }
-            });
+            .spawn(move || worker(job, &rx, &idle));
         if let Err(e) = spawned {
-            // The closure (and so the stream and the count) was dropped with the error.
+            // The job (and its connection) was dropped with the closure.
             eprintln!("uuidkitd: cannot start a thread for a client: {e}");
             std::thread::sleep(Duration::from_millis(20));
         }
     }
 }
 
-/// Gives back a connection slot when the thread ends, however it ends.
+/// Takes one from `idle` if it is above 0.
+fn claim(idle: &AtomicUsize) -> bool {
+    idle.fetch_update(Ordering::AcqRel, Ordering::Acquire, |i| i.checked_sub(1))
+        .is_ok()
+}
+
+fn worker(first: Job, rx: &Mutex<Receiver<Job>>, idle: &AtomicUsize) {
+    first.serve();
+    loop {
+        idle.fetch_add(1, Ordering::AcqRel);
+        let next = {
+            let rx = rx.lock().unwrap_or_else(|p| p.into_inner());
+            match rx.recv_timeout(IDLE_THREAD) {
+                Ok(job) => Some(job),
+                Err(RecvTimeoutError::Timeout) if claim(idle) => None,
+                // Claimed meanwhile: the job is coming.
+                Err(RecvTimeoutError::Timeout) => rx.recv().ok(),
+                Err(RecvTimeoutError::Disconnected) => None,
+            }
+        };
+        match next {
+            Some(job) => job.serve(),
+            None => return,
+        }
+    }
+}
+
 struct Conn {
     shared: Arc<Shared>,
 }

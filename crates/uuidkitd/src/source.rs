@@ -4,20 +4,19 @@
 use std::collections::HashMap;
 use std::sync::{Mutex, RwLock};
 
+use uuidkit::layout::ClockSequence;
 use uuidkit::store::{GeneratorKind, Lease, LeaseRequest, MemoryStorage, StateStore, StoreError};
 
-/// How many positions of a v7 or v8 kind the daemon takes from the file at a time and
-/// then hands out from memory: 64 ms of the kind's time. One file write (lock, read,
-/// write) then serves every request in those 64 ms instead of one each, and the file's
-/// `high` always covers every position handed out, so a restart after `kill -9` still
-/// starts above them all (v7 and v8 at most 64 ms ahead of the clock until it catches
-/// up). Gregorian kinds go to the file every time: the stored clock sequence changes
-/// with the clock readings that requests bring.
-fn reserve(kind: GeneratorKind) -> Option<u128> {
+/// How many positions of a kind the daemon takes from the file at a time and then hands
+/// out from memory: 64 ms of the kind's time. One file write (lock, read, write) then
+/// serves every request in those 64 ms instead of one each, and the file's `high`
+/// always covers every position handed out, so a restart after `kill -9` still starts
+/// above them all (its UUIDs at most 64 ms ahead of the clock until it catches up).
+fn reserve(kind: GeneratorKind) -> u128 {
     match kind {
-        GeneratorKind::V7 => Some(64 << 42),
-        GeneratorKind::V8 => Some(6_400_000 << 30),
-        GeneratorKind::Gregorian(_) => None,
+        GeneratorKind::V7 => 64 << 42,
+        GeneratorKind::V8 => 6_400_000 << 30,
+        GeneratorKind::Gregorian(_) => 640_000,
     }
 }
 
@@ -33,6 +32,12 @@ struct Granted {
     /// The last position leased from the file (or memory) for this kind: positions
     /// above `last` up to here are the daemon's to hand out without asking the file.
     reserved: u128,
+    /// The clock reading of the request that took the reserve from the file. A request
+    /// whose clock reads earlier goes to the file, which decides whether the clock
+    /// stepped back (and, for Gregorian kinds, changes the clock sequence).
+    clock: u128,
+    /// Gregorian: the reserve's clock sequence.
+    clock_seq: Option<ClockSequence>,
 }
 
 /// The daemon's lease source.
@@ -74,33 +79,25 @@ impl Source {
             }
             req.from = req.from.max(g.last + 1);
         }
-        let reserve = reserve(req.kind);
-        if let (Some(_), Some(g)) = (reserve, held) {
+        if let Some(g) = held {
             let end = req.from.saturating_add(req.len.max(1) - 1).min(max);
-            if end <= g.reserved {
+            let same_seq = req.clock_seq.is_none() || req.clock_seq == g.clock_seq;
+            if end <= g.reserved && req.clock >= g.clock && same_seq {
                 // Within what the file already records as leased: no file access.
                 if req.max_start.is_some_and(|m| req.from > m) {
                     return Err(StoreError::Ahead { start: req.from });
                 }
-                granted.insert(
-                    req.kind,
-                    Granted {
-                        last: end,
-                        reserved: g.reserved,
-                    },
-                );
+                granted.insert(req.kind, Granted { last: end, ..g });
                 return Ok(Lease {
                     start: req.from,
                     end,
-                    clock_seq: None,
+                    clock_seq: g.clock_seq,
                     warning: None,
                 });
             }
         }
         let asked = req.len.max(1);
-        if let Some(r) = reserve {
-            req.len = asked.max(r);
-        }
+        req.len = asked.max(reserve(req.kind));
         let lease = match self.file.lease(&req) {
             Err(StoreError::Unavailable(w)) => {
                 self.warn(w.to_string());
@@ -121,6 +118,8 @@ impl Source {
             Granted {
                 last: end,
                 reserved: lease.end,
+                clock: req.clock,
+                clock_seq: lease.clock_seq,
             },
         );
         Ok(Lease {
@@ -154,10 +153,8 @@ mod tests {
     use uuidkit::store::read_state;
 
     fn temp_state(name: &str) -> std::path::PathBuf {
-        let dir = std::env::temp_dir().join(format!(
-            "uuidkitd-source-{name}-{}",
-            std::process::id()
-        ));
+        let dir =
+            std::env::temp_dir().join(format!("uuidkitd-source-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         dir.join("state")
     }
@@ -194,7 +191,12 @@ mod tests {
         assert_eq!(high(&path, GeneratorKind::V7), recorded);
         // A block past the reserve goes to the file, which moves on.
         let d = source
-            .lease(&LeaseRequest::new(GeneratorKind::V7, later, later, 64 << 42))
+            .lease(&LeaseRequest::new(
+                GeneratorKind::V7,
+                later,
+                later,
+                64 << 42,
+            ))
             .unwrap();
         assert!(d.start > recorded);
         assert_eq!(d.len(), 64 << 42);
@@ -236,15 +238,38 @@ mod tests {
     }
 
     #[test]
-    fn gregorian_leases_go_to_the_file_every_time() {
+    fn gregorian_reserves_keep_the_file_s_clock_sequence_rules() {
         let path = temp_state("gregorian");
         let source = Source::new(StateStore::open(&path));
         let kind = GeneratorKind::Gregorian(uuidkit::NodeId::from_u64(0x0200_5e10_0001).unwrap());
-        let a = source.lease(&LeaseRequest::new(kind, 1000, 1000, 1)).unwrap();
-        assert_eq!((a.start, a.end), (1000, 1000));
-        assert_eq!(high(&path, kind), 1000);
-        source.lease(&LeaseRequest::new(kind, 1000, 1000, 1)).unwrap();
-        assert_eq!(high(&path, kind), 1001);
+        let t = 139_000_000_000_000_000u128;
+        let mut req = LeaseRequest::new(kind, t, t, 1);
+        req.fresh_clock_seq = ClockSequence::from_masked(77);
+        let a = source.lease(&req).unwrap();
+        assert_eq!((a.start, a.end, a.clock_seq.unwrap().get()), (t, t, 77));
+        assert_eq!(high(&path, kind), t + 640_000 - 1);
+        // From memory, with the reserve's clock sequence.
+        let b = source
+            .lease(&LeaseRequest::new(kind, t + 5, t + 5, 3))
+            .unwrap();
+        assert_eq!(
+            (b.start, b.end, b.clock_seq.unwrap().get()),
+            (t + 5, t + 7, 77)
+        );
+        assert_eq!(high(&path, kind), t + 640_000 - 1);
+        // A fixed clock sequence other than the reserve's goes to the file.
+        let mut fixed = LeaseRequest::new(kind, t + 10, t + 10, 1);
+        fixed.clock_seq = Some(ClockSequence::from_masked(5));
+        let c = source.lease(&fixed).unwrap();
+        assert_eq!(c.clock_seq.unwrap().get(), 5);
+        assert!(c.start > t + 640_000 - 1);
+        // The clock stepped back a minute: the file sees it and changes the sequence.
+        let back = t - 600_000_000;
+        let d = source
+            .lease(&LeaseRequest::new(kind, back, back, 1))
+            .unwrap();
+        assert!(d.start > c.end);
+        assert_ne!(d.clock_seq, c.clock_seq);
         let _ = std::fs::remove_dir_all(path.parent().unwrap());
     }
 }
