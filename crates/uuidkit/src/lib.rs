@@ -25,6 +25,7 @@
 //! ## Where things are
 //! - [`Uuid`], [`Version`], [`Variant`]: the value (`uuid.rs`).
 //! - [`text`]: parsing and formatting; [`uuid!`] for checked literals.
+//! - [`encoding`]: the compact forms (base32/ULID, base58, base62, base64url).
 //! - [`layout`]: one module per version, pure `encode`/`decode` of the fields.
 //! - [`time`]: timestamps, RFC 3339, the [`Clock`](time::Clock) trait.
 //! - [`random`]: the CSPRNG; [`node`]: node IDs.
@@ -37,6 +38,7 @@
 #![warn(missing_docs)]
 
 pub mod clock;
+pub mod encoding;
 pub mod generator;
 pub mod host;
 pub mod inspect;
