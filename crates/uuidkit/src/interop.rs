@@ -27,8 +27,8 @@ mod uuid_crate_conversions {
 mod serde_impls {
     use core::fmt;
 
-    use serde::de::{self, Visitor};
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use ::serde::de::{self, Visitor};
+    use ::serde::{Deserialize, Deserializer, Serialize, Serializer};
 
     use crate::{Case, Format, Uuid};
 

@@ -48,6 +48,8 @@ pub mod namespace;
 pub mod node;
 mod platform;
 pub mod random;
+#[cfg(feature = "serde")]
+pub mod serde;
 #[cfg(unix)]
 pub mod service;
 pub mod store;
