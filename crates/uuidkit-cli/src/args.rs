@@ -124,6 +124,48 @@ pub enum Command {
         arg_required_else_help = true
     )]
     Daemon(DaemonArgs),
+    /// Print a shell completion script for uuidkit
+    #[command(long_about = COMPLETIONS_LONG_ABOUT)]
+    Completions(CompletionsArgs),
+    /// Write uuidkit's man pages
+    #[command(long_about = MAN_LONG_ABOUT)]
+    Man(ManArgs),
+}
+
+const COMPLETIONS_LONG_ABOUT: &str = "\
+Print a completion script for SHELL on standard output, made from the same definitions
+as this help, so it knows every subcommand and option.
+
+Install it where the shell looks:
+  bash:   uuidkit completions bash > ~/.local/share/bash-completion/completions/uuidkit
+  zsh:    uuidkit completions zsh > ~/.zfunc/_uuidkit   (with fpath+=(~/.zfunc) in .zshrc)
+  fish:   uuidkit completions fish > ~/.config/fish/completions/uuidkit.fish
+  elvish: uuidkit completions elvish >> ~/.config/elvish/rc.elv
+  powershell: uuidkit completions powershell >> $PROFILE";
+
+/// What `completions` accepts.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell: bash, zsh, fish, elvish or powershell
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+const MAN_LONG_ABOUT: &str = "\
+Write the man pages, made from the same definitions as this help: uuidkit(1) and one
+page a subcommand (uuidkit-gen(1), uuidkit-inspect(1), ...).
+
+Without --dir, uuidkit(1) is printed on standard output (try: uuidkit man | man -l -).
+With --dir DIR, every page is written into DIR as NAME.1; install them with, for
+example: uuidkit man --dir ~/.local/share/man/man1";
+
+/// What `man` accepts.
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// Write every page into this directory (created if missing) instead of printing
+    /// uuidkit(1)
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<std::path::PathBuf>,
 }
 
 const GEN_LONG_ABOUT: &str = "\

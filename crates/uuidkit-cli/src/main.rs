@@ -11,6 +11,7 @@ mod args;
 mod check;
 mod convert;
 mod daemon;
+mod docs;
 mod generate;
 mod input;
 mod inspect;
@@ -91,6 +92,8 @@ fn run(cli: Cli, out: &mut impl Write) -> Result<Status, Failure> {
         Command::Convert(a) => convert::run(&a, out),
         Command::State(a) => state::run(&a, out),
         Command::Daemon(a) => daemon::run(&a, out),
+        Command::Completions(a) => docs::completions(&a, out),
+        Command::Man(a) => docs::man(&a, out),
     }
 }
 
