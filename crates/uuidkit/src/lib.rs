@@ -38,6 +38,13 @@
 #![warn(missing_docs)]
 
 pub mod clock;
+#[cfg(any(
+    feature = "postgres-types",
+    feature = "sqlx",
+    feature = "rusqlite",
+    feature = "diesel"
+))]
+pub mod db;
 pub mod encoding;
 pub mod generator;
 pub mod host;

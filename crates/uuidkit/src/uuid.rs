@@ -19,6 +19,12 @@ use core::fmt;
 /// # Ok::<(), uuidkit::ParseError>(())
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+#[cfg_attr(
+    feature = "diesel",
+    derive(diesel::expression::AsExpression, diesel::deserialize::FromSqlRow),
+    diesel(sql_type = diesel::sql_types::Uuid),
+    diesel(sql_type = diesel::sql_types::Binary)
+)]
 #[repr(transparent)]
 pub struct Uuid([u8; 16]);
 
