@@ -38,6 +38,7 @@
 #![warn(missing_docs)]
 
 pub mod clock;
+pub mod collisions;
 #[cfg(any(
     feature = "postgres-types",
     feature = "sqlx",

@@ -164,10 +164,11 @@ fn sqlx_against_the_server() {
                 .await
                 .unwrap();
         }
-        let read: Vec<(Uuid, String)> = sqlx::query_as("SELECT id, id::text AS text FROM t ORDER BY id")
-            .fetch_all(&mut db)
-            .await
-            .unwrap();
+        let read: Vec<(Uuid, String)> =
+            sqlx::query_as("SELECT id, id::text AS text FROM t ORDER BY id")
+                .fetch_all(&mut db)
+                .await
+                .unwrap();
         let mut sorted = ids.clone();
         sorted.sort();
         assert_eq!(read.iter().map(|r| r.0).collect::<Vec<_>>(), sorted);
