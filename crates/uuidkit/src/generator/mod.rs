@@ -4,6 +4,8 @@
 //! - [`gregorian`]: v1, v2 and v6 (100 ns since 1582, clock sequence, node ID).
 //! - [`unix`]: v7 (Unix milliseconds), all three methods of RFC 9562 §6.2.
 //! - [`custom`]: time-based v8 (Appendix B.1 layout).
+//! - [`draft`]: the 2021 draft's v7 and v8 layouts (as version 8); [`machine_id`]: the
+//!   draft's machine-ID bits, for those and for v7.
 //!
 //! Each generator is a state machine over a [`Clock`](crate::time::Clock) and a random
 //! source ([`RngCore`](crate::random::RngCore)): create and own one for full control, or
@@ -37,8 +39,10 @@ use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 pub mod custom;
+pub mod draft;
 pub mod gregorian;
 pub(crate) mod leased;
+pub mod machine_id;
 pub(crate) mod monotonic;
 pub mod unix;
 
