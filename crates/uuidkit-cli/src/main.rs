@@ -14,6 +14,7 @@ mod daemon;
 mod generate;
 mod input;
 mod inspect;
+mod layouts;
 mod platform;
 mod state;
 mod stdio;

@@ -125,6 +125,60 @@ impl Layout {
         }
     }
 
+    /// Checks that the layout's timestamp can hold `t`: an error naming the layout's
+    /// range otherwise (`b2` holds no time and takes any).
+    ///
+    /// ```
+    /// use uuidkit::{layout::Layout, time::UnixTime};
+    /// let l: Layout = "draft-v8-32".parse().unwrap();
+    /// assert!(l.check_time(UnixTime::new(4_294_967_295, 0)).is_ok());
+    /// assert!(l.check_time(UnixTime::new(4_294_967_296, 0)).is_err());
+    /// ```
+    pub fn check_time(self, t: UnixTime) -> Result<(), crate::time::TimeError> {
+        let Some(u) = draft::Units::of(self) else {
+            return match self {
+                Layout::B1 => crate::time::unix_10ns_60(t).map(drop),
+                _ => Ok(()),
+            };
+        };
+        let units = if u.gregorian {
+            GregorianTimestamp::from_unix(t).map(|g| g.ticks() as i128)?
+        } else {
+            (t.as_nanos() * u.per_second as i128).div_euclid(1_000_000_000)
+        };
+        if (0..=u.max as i128).contains(&units) {
+            return Ok(());
+        }
+        Err(crate::time::TimeError::OutOfRange {
+            instant: t.to_rfc3339(9),
+            field: match self {
+                Layout::DraftV7(Precision::Millis) | Layout::DraftV7(Precision::Micros) => {
+                    "a draft v7 timestamp (36-bit Unix seconds: 1970-01-01 to 4147-08-20)"
+                }
+                Layout::DraftV7(Precision::Nanos) => {
+                    "a draft-v7-ns timestamp (63-bit Unix nanoseconds: 1970-01-01 to \
+                     2262-04-11T23:47:16.854775807Z)"
+                }
+                Layout::DraftV8(V8Timestamp::Secs32) => {
+                    "a draft-v8-32 timestamp (32-bit Unix seconds: 1970-01-01 to \
+                     2106-02-07T06:28:15Z)"
+                }
+                Layout::DraftV8(V8Timestamp::Millis48) => {
+                    "a draft-v8-48 timestamp (48-bit Unix milliseconds: 1970-01-01 to \
+                     +010889-08-02T05:31:50.655Z)"
+                }
+                Layout::DraftV8(V8Timestamp::Gregorian60) => {
+                    "a draft-v8-60 timestamp (60-bit 100 ns ticks: 1582-10-15 to \
+                     5236-03-31T21:21:00.6846975Z)"
+                }
+                _ => {
+                    "a draft-v8-64 timestamp (64-bit Unix nanoseconds: 1970-01-01 to \
+                     2554-07-21T23:34:33.709551615Z)"
+                }
+            },
+        })
+    }
+
     /// Bits of its random (node) field, where a machine ID can take the first bits.
     pub const fn random_bits(self) -> u32 {
         match self {
