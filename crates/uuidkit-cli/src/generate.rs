@@ -383,6 +383,9 @@ fn gregorian(
     out: &mut impl Write,
     daemon: Option<Arc<DaemonClient>>,
 ) -> Result<Status, Failure> {
+    if let Some(n) = a.shards {
+        return crate::layouts::run_sharded(a, out, n);
+    }
     let node = node_strategy(a)?;
     let kind = if a.version == V2 {
         let domain = a.domain.unwrap_or(DomainArg::Person);

@@ -89,10 +89,20 @@ pub fn validate(a: &GenArgs) -> Result<(), Failure> {
             v.name()
         )));
     }
-    if a.shards.is_some() && a.time.is_some() {
-        return Err(conflict(
-            "--shards does not apply with --time: one fixed instant is one generator's",
-        ));
+    if a.shards.is_some() {
+        for (flag, given) in [
+            ("--time", a.time.is_some()),
+            ("--clock-seq", a.clock_seq.is_some()),
+            ("--state", a.state.is_some()),
+            ("--daemon", a.daemon.is_some()),
+        ] {
+            if given {
+                return Err(conflict(format!(
+                    "{flag} does not apply with --shards: each of the generators holds a \
+                     clock sequence of its own, in memory"
+                )));
+            }
+        }
     }
     if a.machine_id.is_some() {
         match v {
@@ -356,4 +366,47 @@ pub fn inspect(
     let hex = hex_of(random, random_bits);
     f.push(("random", Value::from(hex.clone()), format!("{hex} ({random_bits} bits)")));
     Ok(f)
+}
+
+/// `gen v1 --shards N`: N generators of one node with distinct clock sequences, taken in
+/// turn, each with its own budget of one UUID per 100 ns tick.
+pub fn run_sharded(a: &GenArgs, out: &mut impl Write, shards: u32) -> Result<Status, Failure> {
+    use uuidkit::node::NodeStrategy;
+    let strategy = match &a.node {
+        Some(n) => n.clone(),
+        None => NodeStrategy::from_env()
+            .map_err(|e| {
+                usage(
+                    ErrorKind::ValueValidation,
+                    format!("{e}; --node overrides {}", e.variable()),
+                )
+            })?
+            .unwrap_or_default(),
+    };
+    let (node, warning) = match strategy {
+        // One node for all of them: their clock sequences keep them apart.
+        NodeStrategy::Static | NodeStrategy::Random => {
+            (uuidkit::node::random_node(&mut Csprng), None)
+        }
+        s => s.resolve(&mut Csprng),
+    };
+    if let Some(w) = warning {
+        crate::report(format_args!("warning: {w}"));
+    }
+    let g = uuidkit::generator::sharded::ShardedGregorian::with_node(
+        uuidkit::Version::V1,
+        shards as usize,
+        node,
+    )
+    .map_err(|e| Failure::Message(e.to_string()))?;
+    let mut turn = 0usize;
+    emit_batches(a, out, |b| {
+        for u in b {
+            *u = g
+                .next_from(turn)
+                .map_err(|e| Stopped::all(Failure::Message(e.to_string())))?;
+            turn = turn.wrapping_add(1);
+        }
+        Ok(())
+    })
 }
