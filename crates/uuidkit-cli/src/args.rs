@@ -492,7 +492,7 @@ pub struct GenArgs {
                      is '' or 0x). For names that are bytes rather than text, such as an\n\
                      ASN.1 DER OID or a binary key. Instead of --name or --name-file."
     )]
-    pub name_hex: Option<Vec<u8>>,
+    pub name_hex: Option<NameBytes>,
 
     /// Name for v3, v5 and v8: the bytes of this file ('-': standard input)
     #[arg(
@@ -1082,8 +1082,13 @@ pub fn parse_custom_c(s: &str) -> Result<u64, String> {
     parse_bits(s, 62)
 }
 
+/// The bytes of a name given in hex (a type of its own: clap reads a bare `Vec` as a
+/// list of values).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NameBytes(pub Vec<u8>);
+
 /// `--name-hex`: bytes in hex, an even number of digits, optional 0x.
-pub fn parse_name_hex(s: &str) -> Result<Vec<u8>, String> {
+pub fn parse_name_hex(s: &str) -> Result<NameBytes, String> {
     let digits = s
         .strip_prefix("0x")
         .or_else(|| s.strip_prefix("0X"))
@@ -1101,14 +1106,17 @@ pub fn parse_name_hex(s: &str) -> Result<Vec<u8>, String> {
             digits.len()
         ));
     }
-    Ok(digits
-        .as_bytes()
-        .chunks_exact(2)
-        .map(|p| {
-            let hex = |c: u8| (c as char).to_digit(16).unwrap_or(0) as u8;
-            hex(p[0]) << 4 | hex(p[1])
-        })
-        .collect())
+    Ok(NameBytes(
+        digits
+            .as_bytes()
+            .chunks_exact(2)
+            .map(|p| {
+                // Every byte was checked to be a hex digit above.
+                let hex = |c: u8| (c as char).to_digit(16).unwrap_or(0) as u8;
+                hex(p[0]) << 4 | hex(p[1])
+            })
+            .collect(),
+    ))
 }
 
 #[cfg(test)]

@@ -229,7 +229,7 @@ pub fn name_bytes(a: &GenArgs) -> Result<Cow<'_, [u8]>, Failure> {
         return Ok(Cow::Borrowed(n.as_bytes()));
     }
     if let Some(b) = &a.name_hex {
-        return Ok(Cow::Borrowed(b));
+        return Ok(Cow::Borrowed(&b.0));
     }
     let Some(path) = &a.name_file else {
         return Ok(Cow::Borrowed(&[]));

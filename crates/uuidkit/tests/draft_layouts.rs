@@ -331,6 +331,18 @@ fn v7_fields() -> impl Strategy<Value = V7Fields> {
 }
 
 proptest! {
+    /// The 64-bit fraction arithmetic against the definition, in 128 bits.
+    #[test]
+    fn fraction_is_the_smallest_at_or_above(p in 0..3usize, sub in any::<u64>(), frac in any::<u64>()) {
+        let p = PRECISIONS[p];
+        let (n, u) = (p.fraction_bits(), p.units_per_second() as u128);
+        let sub = sub % p.units_per_second();
+        prop_assert_eq!(p.fraction(sub) as u128, ((sub as u128) << n).div_ceil(u));
+        let frac = frac & ((1 << n) - 1);
+        prop_assert_eq!(p.subsec(frac) as u128, (frac as u128 * u) >> n);
+        prop_assert_eq!(p.subsec(p.fraction(sub)), sub);
+    }
+
     #[test]
     fn draft_v7_round_trips(f in v7_fields()) {
         let u = draft::encode_v7(&f).unwrap();

@@ -131,15 +131,26 @@ impl Precision {
     /// assert_eq!(Precision::Millis.subsec(Precision::Millis.fraction(999)), 999);
     /// ```
     pub const fn fraction(self, subsec: u64) -> u64 {
-        let n = self.fraction_bits();
-        let u = self.units_per_second() as u128;
-        (((subsec as u128) << n).div_ceil(u)) as u64
+        // subsec × 2^n / 10^k = subsec × 2^(n−k) / 5^k: in 64 bits (below 2^59 at every
+        // precision), without a 128-bit division.
+        let (five, shift) = self.five_and_shift();
+        (subsec << shift).div_ceil(five)
     }
 
     /// The units of a second that `fraction` (of this precision's width) stands for,
     /// rounded down.
     pub const fn subsec(self, fraction: u64) -> u64 {
-        ((fraction as u128 * self.units_per_second() as u128) >> self.fraction_bits()) as u64
+        let (five, shift) = self.five_and_shift();
+        (fraction * five) >> shift
+    }
+
+    /// 5^k and n − k, where 10^k is the units of a second and n the fraction's bits.
+    const fn five_and_shift(self) -> (u64, u32) {
+        match self {
+            Precision::Millis => (125, 12 - 3),
+            Precision::Micros => (15_625, 24 - 6),
+            Precision::Nanos => (1_953_125, 38 - 9),
+        }
     }
 }
 
@@ -496,13 +507,22 @@ impl Units {
     /// The unit `t` falls in, clamped to the layout's range (before 1970, or before
     /// 1582 for Gregorian ticks, counts as its start).
     pub(crate) fn at(&self, t: crate::time::UnixTime) -> u64 {
-        let units = if self.gregorian {
-            crate::time::GregorianTimestamp::from_unix_clamped(t).ticks() as i128
-        } else {
-            // At most ~9.2e27 ns times at most 1e9: far inside i128.
-            (t.as_nanos() * self.per_second as i128).div_euclid(1_000_000_000)
-        };
-        units.clamp(0, self.max as i128) as u64
+        if self.gregorian {
+            return crate::time::GregorianTimestamp::from_unix_clamped(t)
+                .ticks()
+                .min(self.max);
+        }
+        if t.secs() < 0 {
+            return 0;
+        }
+        // Every unit divides a second into whole nanoseconds (1 s, 1 ms, 1 µs, 1 ns, 16
+        // ns). A count past 64 bits saturates, and every layout's last unit is below
+        // 2^64, so the clamp to it is exact.
+        let ns_per_unit = 1_000_000_000 / self.per_second;
+        (t.secs() as u64)
+            .saturating_mul(self.per_second)
+            .saturating_add(t.subsec_nanos() as u64 / ns_per_unit)
+            .min(self.max)
     }
 
     /// The instant at the start of `units`.
