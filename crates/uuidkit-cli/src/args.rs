@@ -98,7 +98,7 @@ pub enum Command {
         long_about = GEN_LONG_ABOUT,
         after_long_help = GEN_AFTER_LONG_HELP
     )]
-    Gen(GenArgs),
+    Gen(Box<GenArgs>),
     /// Show the fields of UUIDs: version, variant, time, clock sequence, node, hash
     #[command(long_about = INSPECT_LONG_ABOUT)]
     Inspect(InspectArgs),
@@ -1100,7 +1100,7 @@ pub fn parse_name_hex(s: &str) -> Result<NameBytes, String> {
             i + 1
         ));
     }
-    if digits.len() % 2 != 0 {
+    if !digits.len().is_multiple_of(2) {
         return Err(format!(
             "expected two hex digits a byte; {} digits is an odd number",
             digits.len()

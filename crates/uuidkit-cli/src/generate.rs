@@ -529,9 +529,7 @@ pub fn run(a: &GenArgs, out: &mut impl Write) -> Result<Status, Failure> {
     // Asked before anything is made, so that an unreachable daemon writes no UUID.
     let daemon = match a.version {
         V1 | V2 | V4 | V6 | V7 => crate::daemon::for_gen(a)?,
-        V8 if !a.has_name() && !crate::layouts::is_stateless_v8(a) => {
-            crate::daemon::for_gen(a)?
-        }
+        V8 if !a.has_name() && !crate::layouts::is_stateless_v8(a) => crate::daemon::for_gen(a)?,
         _ => None,
     };
     let named = || -> Result<_, Failure> {

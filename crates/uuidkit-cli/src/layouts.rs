@@ -234,9 +234,7 @@ pub fn name_bytes(a: &GenArgs) -> Result<Cow<'_, [u8]>, Failure> {
     let Some(path) = &a.name_file else {
         return Ok(Cow::Borrowed(&[]));
     };
-    let fail = |e: std::io::Error| {
-        Failure::Message(format!("--name-file {}: {e}", path.display()))
-    };
+    let fail = |e: std::io::Error| Failure::Message(format!("--name-file {}: {e}", path.display()));
     let mut bytes = Vec::new();
     let read = if path.as_os_str() == "-" {
         std::io::stdin()
@@ -244,8 +242,7 @@ pub fn name_bytes(a: &GenArgs) -> Result<Cow<'_, [u8]>, Failure> {
             .take(MAX_NAME_FILE + 1)
             .read_to_end(&mut bytes)
     } else {
-        std::fs::File::open(path)
-            .and_then(|f| f.take(MAX_NAME_FILE + 1).read_to_end(&mut bytes))
+        std::fs::File::open(path).and_then(|f| f.take(MAX_NAME_FILE + 1).read_to_end(&mut bytes))
     };
     read.map_err(fail)?;
     if bytes.len() as u64 > MAX_NAME_FILE {
@@ -270,8 +267,8 @@ pub fn run_v8(
     let bad = |e: &dyn std::fmt::Display| Failure::Message(e.to_string());
     match &a.time {
         Some(t) => {
-            let mut g = DraftGenerator::with_sources(layout, fixed(t.time), Csprng)
-                .map_err(|e| bad(&e))?;
+            let mut g =
+                DraftGenerator::with_sources(layout, fixed(t.time), Csprng).map_err(|e| bad(&e))?;
             if let Some(id) = id {
                 g = g.with_machine_id(id).map_err(|e| bad(&e))?;
             }
@@ -309,11 +306,14 @@ fn run_raw(a: &GenArgs, out: &mut impl Write) -> Result<Status, Failure> {
         for u in b {
             let f = layout::v8::Fields {
                 custom_a: a.custom_a.unwrap_or_else(|| rng.next_u64() >> 16),
-                custom_b: a.custom_b.map_or_else(|| rng.next_u32() as u16 & 0xfff, |v| v as u16),
+                custom_b: a
+                    .custom_b
+                    .map_or_else(|| rng.next_u32() as u16 & 0xfff, |v| v as u16),
                 custom_c: a.custom_c.unwrap_or_else(|| rng.next_u64() >> 2),
             };
             // The parsers checked each width.
-            *u = layout::v8::encode(&f).map_err(|e| Stopped::all(Failure::Message(e.to_string())))?;
+            *u = layout::v8::encode(&f)
+                .map_err(|e| Stopped::all(Failure::Message(e.to_string())))?;
         }
         Ok(())
     })
@@ -330,10 +330,13 @@ pub fn inspect(
     layout: Layout,
     machine_id_bits: Option<u32>,
 ) -> Result<Vec<(&'static str, Value, String)>, String> {
-    let d = layout::decode_as(u, layout).map_err(|e: LayoutError| {
-        format!("{u} cannot be read as layout {layout}: {e}")
-    })?;
-    let mut f = vec![("layout", Value::from(layout.name()), layout.name().to_string())];
+    let d = layout::decode_as(u, layout)
+        .map_err(|e: LayoutError| format!("{u} cannot be read as layout {layout}: {e}"))?;
+    let mut f = vec![(
+        "layout",
+        Value::from(layout.name()),
+        layout.name().to_string(),
+    )];
     if let (Some(time), Some(ts)) = (d.time_rfc3339(), d.timestamp) {
         f.push(("time", Value::from(time.clone()), time));
         f.push((
@@ -364,7 +367,11 @@ pub fn inspect(
         None => (d.random, d.random_bits),
     };
     let hex = hex_of(random, random_bits);
-    f.push(("random", Value::from(hex.clone()), format!("{hex} ({random_bits} bits)")));
+    f.push((
+        "random",
+        Value::from(hex.clone()),
+        format!("{hex} ({random_bits} bits)"),
+    ));
     Ok(f)
 }
 

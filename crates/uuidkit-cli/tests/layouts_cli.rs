@@ -32,7 +32,12 @@ fn ok(args: &[&str]) -> String {
 
 /// Runs, expects exit status `code`, returns stderr.
 fn fails(args: &[&str], code: i32) -> String {
-    let out = uuidkit().args(args).assert().code(code).get_output().clone();
+    let out = uuidkit()
+        .args(args)
+        .assert()
+        .code(code)
+        .get_output()
+        .clone();
     assert!(out.stdout.is_empty(), "no output on failure: {args:?}");
     String::from_utf8(out.stderr).unwrap()
 }
@@ -87,7 +92,14 @@ fn default_v8_layout_is_b1_or_b2_as_before() {
     let a = ok(&["gen", "v8", "--time", TIME]);
     let b = ok(&["gen", "v8", "--layout", "b1", "--time", TIME]);
     assert_eq!(a[..18], b[..18], "same timestamp field either way");
-    let named = ok(&["gen", "v8", "--namespace", "@dns", "--name", "www.example.com"]);
+    let named = ok(&[
+        "gen",
+        "v8",
+        "--namespace",
+        "@dns",
+        "--name",
+        "www.example.com",
+    ]);
     let b2 = ok(&[
         "gen",
         "v8",
@@ -150,7 +162,10 @@ fn inspect_layout_of_another_version_is_an_error() {
         "{err}"
     );
     let e = fails(&["inspect", "--layout", "draft-v9", "x"], 2);
-    assert!(e.contains("unknown layout") && e.contains("draft-v8-64"), "{e}");
+    assert!(
+        e.contains("unknown layout") && e.contains("draft-v8-64"),
+        "{e}"
+    );
     let e = fails(&["inspect", "--machine-id-bits", "4", "x"], 2);
     assert!(e.contains("--layout"), "{e}");
 }
@@ -193,9 +208,26 @@ fn machine_id_for_draft_layouts_and_v7() {
         assert_eq!(&u[28..32], "1234", "{u}");
     }
     // hash: the same on every run on this host.
-    let a = ok(&["gen", "v8", "--layout", "draft-v8-32", "--machine-id", "hash", "--no-state"]);
-    let b = ok(&["gen", "v8", "--layout", "draft-v8-32", "--machine-id", "hash", "--no-state"]);
-    let id = |s: &str| inspect("draft-v8-32", &["--machine-id-bits", "16"], s)[0]["machine_id"].clone();
+    let a = ok(&[
+        "gen",
+        "v8",
+        "--layout",
+        "draft-v8-32",
+        "--machine-id",
+        "hash",
+        "--no-state",
+    ]);
+    let b = ok(&[
+        "gen",
+        "v8",
+        "--layout",
+        "draft-v8-32",
+        "--machine-id",
+        "hash",
+        "--no-state",
+    ]);
+    let id =
+        |s: &str| inspect("draft-v8-32", &["--machine-id-bits", "16"], s)[0]["machine_id"].clone();
     assert_eq!(id(&a), id(&b));
 }
 
@@ -203,22 +235,74 @@ fn machine_id_for_draft_layouts_and_v7() {
 fn machine_id_errors_name_the_option() {
     let e = fails(&["gen", "v7", "--machine-id", "5"], 2);
     assert!(e.contains("--machine-id-bits"), "{e}");
-    let e = fails(&["gen", "v7", "--machine-id", "1024", "--machine-id-bits", "10"], 2);
-    assert!(e.contains("--machine-id") && e.contains("does not fit in 10 bits"), "{e}");
-    let e = fails(&["gen", "v7", "--machine-id", "1", "--machine-id-bits", "32"], 2);
-    assert!(e.contains("at most 31 bits"), "{e}");
-    let e = fails(&["gen", "v7", "--machine-id", "1", "--machine-id-bits", "4", "--method", "random"], 2);
-    assert!(e.contains("method random"), "{e}");
-    let e = fails(&["gen", "v8", "--machine-id", "1", "--machine-id-bits", "4"], 2);
-    assert!(e.contains("--layout draft-"), "{e}");
-    let e = fails(&["gen", "v4", "--machine-id", "1", "--machine-id-bits", "4"], 2);
-    assert!(e.contains("does not apply to gen v4"), "{e}");
-    let e = fails(&["gen", "v7", "--machine-id", "x", "--machine-id-bits", "4"], 2);
-    assert!(e.contains("--machine-id"), "{e}");
-    let e = fails(&["gen", "v7", "--machine-id", "1", "--machine-id-bits", "65"], 2);
-    assert!(e.contains("--machine-id-bits") && e.contains("1 to 64"), "{e}");
     let e = fails(
-        &["gen", "v8", "--layout", "draft-v8-60", "--machine-id", "1", "--machine-id-bits", "54"],
+        &[
+            "gen",
+            "v7",
+            "--machine-id",
+            "1024",
+            "--machine-id-bits",
+            "10",
+        ],
+        2,
+    );
+    assert!(
+        e.contains("--machine-id") && e.contains("does not fit in 10 bits"),
+        "{e}"
+    );
+    let e = fails(
+        &["gen", "v7", "--machine-id", "1", "--machine-id-bits", "32"],
+        2,
+    );
+    assert!(e.contains("at most 31 bits"), "{e}");
+    let e = fails(
+        &[
+            "gen",
+            "v7",
+            "--machine-id",
+            "1",
+            "--machine-id-bits",
+            "4",
+            "--method",
+            "random",
+        ],
+        2,
+    );
+    assert!(e.contains("method random"), "{e}");
+    let e = fails(
+        &["gen", "v8", "--machine-id", "1", "--machine-id-bits", "4"],
+        2,
+    );
+    assert!(e.contains("--layout draft-"), "{e}");
+    let e = fails(
+        &["gen", "v4", "--machine-id", "1", "--machine-id-bits", "4"],
+        2,
+    );
+    assert!(e.contains("does not apply to gen v4"), "{e}");
+    let e = fails(
+        &["gen", "v7", "--machine-id", "x", "--machine-id-bits", "4"],
+        2,
+    );
+    assert!(e.contains("--machine-id"), "{e}");
+    let e = fails(
+        &["gen", "v7", "--machine-id", "1", "--machine-id-bits", "65"],
+        2,
+    );
+    assert!(
+        e.contains("--machine-id-bits") && e.contains("1 to 64"),
+        "{e}"
+    );
+    let e = fails(
+        &[
+            "gen",
+            "v8",
+            "--layout",
+            "draft-v8-60",
+            "--machine-id",
+            "1",
+            "--machine-id-bits",
+            "54",
+        ],
         2,
     );
     assert!(e.contains("at most 53 bits"), "{e}");
@@ -229,16 +313,42 @@ fn layout_errors() {
     let e = fails(&["gen", "v8", "--layout", "b2"], 2);
     assert!(e.contains("--layout b2 needs --namespace"), "{e}");
     let e = fails(
-        &["gen", "v8", "--layout", "draft-v8-48", "--namespace", "@dns", "--name", "x"],
+        &[
+            "gen",
+            "v8",
+            "--layout",
+            "draft-v8-48",
+            "--namespace",
+            "@dns",
+            "--name",
+            "x",
+        ],
         2,
     );
     assert!(e.contains("only b2 is name-based"), "{e}");
     let e = fails(&["gen", "v7", "--layout", "b1"], 2);
     assert!(e.contains("--layout does not apply to gen v7"), "{e}");
-    let e = fails(&["gen", "v8", "--layout", "draft-v8-32", "--time", "2106-02-08T00:00:00Z"], 2);
+    let e = fails(
+        &[
+            "gen",
+            "v8",
+            "--layout",
+            "draft-v8-32",
+            "--time",
+            "2106-02-08T00:00:00Z",
+        ],
+        2,
+    );
     assert!(e.contains("--time") && e.contains("draft-v8-32"), "{e}");
     // draft-v8-60 reaches back to 1582, which b1 cannot.
-    ok(&["gen", "v8", "--layout", "draft-v8-60", "--time", "1600-01-01T00:00:00Z"]);
+    ok(&[
+        "gen",
+        "v8",
+        "--layout",
+        "draft-v8-60",
+        "--time",
+        "1600-01-01T00:00:00Z",
+    ]);
     let e = fails(&["gen", "v8", "--layout", "nope"], 2);
     assert!(e.contains("unknown layout \"nope\""), "{e}");
 }
@@ -276,7 +386,10 @@ fn raw_custom_fields() {
         assert!(e.contains(flag) && e.contains(width), "{flag} {value}: {e}");
     }
     let e = fails(&["gen", "v8", "--custom-a", "1", "--layout", "b1"], 2);
-    assert!(e.contains("--layout does not apply to gen v8 with --custom"), "{e}");
+    assert!(
+        e.contains("--layout does not apply to gen v8 with --custom"),
+        "{e}"
+    );
     let e = fails(&["gen", "v8", "--custom-a", "1", "--time", TIME], 2);
     assert!(e.contains("--time does not apply"), "{e}");
     let e = fails(&["gen", "v4", "--custom-b", "1"], 2);
@@ -287,14 +400,20 @@ fn raw_custom_fields() {
 fn numeric_v2_domains() {
     let out = ok(&["gen", "v2", "--domain", "42", "--local-id", "7"]);
     let j: Value = serde_json::from_str(&ok(&["inspect", "--json", out.trim()])).unwrap();
-    assert_eq!((j["domain"].clone(), j["local_id"].clone()), ("42".into(), 7.into()));
+    assert_eq!(
+        (j["domain"].clone(), j["local_id"].clone()),
+        ("42".into(), 7.into())
+    );
     let out = ok(&["gen", "v2", "--domain", "0x01", "--local-id", "7"]);
     let j: Value = serde_json::from_str(&ok(&["inspect", "--json", out.trim()])).unwrap();
     assert_eq!(j["domain"], "group");
     let e = fails(&["gen", "v2", "--domain", "256", "--local-id", "7"], 2);
     assert!(e.contains("--domain") && e.contains("0-255"), "{e}");
     let e = fails(&["gen", "v2", "--domain", "nobody", "--local-id", "7"], 2);
-    assert!(e.contains("--domain") && e.contains("person, group, org"), "{e}");
+    assert!(
+        e.contains("--domain") && e.contains("person, group, org"),
+        "{e}"
+    );
     let e = fails(&["gen", "v2", "--domain", "42"], 2);
     assert!(e.contains("42 has no default local ID"), "{e}");
 }
@@ -304,9 +423,19 @@ fn names_as_bytes() {
     // "www.example.com" as hex and as a file: the RFC's v5 vector either way.
     let v5 = "2ed6657d-e927-568b-95e1-2665a8aea6a2\n";
     let hex = "7777772e6578616d706c652e636f6d";
-    assert_eq!(ok(&["gen", "v5", "--namespace", "@dns", "--name-hex", hex]), v5);
     assert_eq!(
-        ok(&["gen", "v5", "--namespace", "@dns", "--name-hex", &format!("0X{hex}")]),
+        ok(&["gen", "v5", "--namespace", "@dns", "--name-hex", hex]),
+        v5
+    );
+    assert_eq!(
+        ok(&[
+            "gen",
+            "v5",
+            "--namespace",
+            "@dns",
+            "--name-hex",
+            &format!("0X{hex}")
+        ]),
         v5
     );
     let dir = std::env::temp_dir().join(format!("uuidkit-name-file-{}", std::process::id()));
@@ -314,7 +443,10 @@ fn names_as_bytes() {
     let file = dir.join("name");
     std::fs::write(&file, b"www.example.com").unwrap();
     let path = file.to_str().unwrap();
-    assert_eq!(ok(&["gen", "v5", "--namespace", "@dns", "--name-file", path]), v5);
+    assert_eq!(
+        ok(&["gen", "v5", "--namespace", "@dns", "--name-file", path]),
+        v5
+    );
     let out = uuidkit()
         .args(["gen", "v5", "--namespace", "@dns", "--name-file", "-"])
         .write_stdin("www.example.com")
@@ -326,18 +458,43 @@ fn names_as_bytes() {
     // Bytes that are not UTF-8.
     let a = ok(&["gen", "v3", "--namespace", "@oid", "--name-hex", "ff00fe"]);
     std::fs::write(&file, [0xff, 0x00, 0xfe]).unwrap();
-    assert_eq!(ok(&["gen", "v3", "--namespace", "@oid", "--name-file", path]), a);
-    let e = fails(&["gen", "v5", "--namespace", "@dns", "--name-hex", "abc"], 2);
+    assert_eq!(
+        ok(&["gen", "v3", "--namespace", "@oid", "--name-file", path]),
+        a
+    );
+    let e = fails(
+        &["gen", "v5", "--namespace", "@dns", "--name-hex", "abc"],
+        2,
+    );
     assert!(e.contains("--name-hex") && e.contains("odd"), "{e}");
     let e = fails(&["gen", "v5", "--namespace", "@dns", "--name-hex", "zz"], 2);
     assert!(e.contains("--name-hex") && e.contains("hex"), "{e}");
     let missing = dir.join("missing");
     let e = fails(
-        &["gen", "v5", "--namespace", "@dns", "--name-file", missing.to_str().unwrap()],
+        &[
+            "gen",
+            "v5",
+            "--namespace",
+            "@dns",
+            "--name-file",
+            missing.to_str().unwrap(),
+        ],
         1,
     );
     assert!(e.contains("--name-file") && e.contains("missing"), "{e}");
-    let e = fails(&["gen", "v5", "--namespace", "@dns", "--name", "a", "--name-hex", "61"], 2);
+    let e = fails(
+        &[
+            "gen",
+            "v5",
+            "--namespace",
+            "@dns",
+            "--name",
+            "a",
+            "--name-hex",
+            "61",
+        ],
+        2,
+    );
     assert!(e.contains("--name-hex") || e.contains("--name"), "{e}");
     let e = fails(&["gen", "v4", "--name-hex", "61"], 2);
     assert!(e.contains("--name-hex does not apply to gen v4"), "{e}");
@@ -346,7 +503,16 @@ fn names_as_bytes() {
 
 #[test]
 fn v1_shards() {
-    let out = ok(&["gen", "v1", "--shards", "4", "-n", "20000", "--node", "0x0123456789ab"]);
+    let out = ok(&[
+        "gen",
+        "v1",
+        "--shards",
+        "4",
+        "-n",
+        "20000",
+        "--node",
+        "0x0123456789ab",
+    ]);
     let uuids: Vec<&str> = out.lines().collect();
     let set: HashSet<&str> = uuids.iter().copied().collect();
     assert_eq!(set.len(), 20000, "distinct");
@@ -356,7 +522,10 @@ fn v1_shards() {
     let e = fails(&["gen", "v6", "--shards", "2"], 2);
     assert!(e.contains("--shards does not apply to gen v6"), "{e}");
     let e = fails(&["gen", "v1", "--shards", "2", "--clock-seq", "1"], 2);
-    assert!(e.contains("--clock-seq does not apply with --shards"), "{e}");
+    assert!(
+        e.contains("--clock-seq does not apply with --shards"),
+        "{e}"
+    );
     let e = fails(&["gen", "v1", "--shards", "0"], 2);
     assert!(e.contains("--shards") && e.contains("1 to 64"), "{e}");
 }

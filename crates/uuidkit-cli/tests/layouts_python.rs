@@ -175,7 +175,14 @@ fn python_reads_every_layout_as_inspect_does() {
     assert_eq!(python.len(), ours.len());
     for (p, o) in python.iter().zip(&ours) {
         for key in [
-            "uuid", "variant", "version", "layout", "time", "timestamp", "sequence", "random",
+            "uuid",
+            "variant",
+            "version",
+            "layout",
+            "time",
+            "timestamp",
+            "sequence",
+            "random",
         ] {
             assert_eq!(p.get(key), o.get(key), "{key} of {}: {p} vs {o}", p["uuid"]);
         }

@@ -142,7 +142,10 @@ fn sharded_v1_two_threads_five_million_each() {
         let mut last = 0;
         for (i, u) in uuids.iter().enumerate() {
             let ticks = layout::v1::decode(u).unwrap().timestamp.ticks();
-            assert!(ticks > last, "thread {t}: UUID {i}'s timestamp does not increase");
+            assert!(
+                ticks > last,
+                "thread {t}: UUID {i}'s timestamp does not increase"
+            );
             last = ticks;
             all.push(u.as_u128());
         }

@@ -42,7 +42,10 @@ fn sequence_space(layout: Layout) -> u64 {
 fn b1_and_b2_are_not_draft_layouts() {
     assert!(DraftGenerator::new(Layout::B1).is_err());
     let e = DraftGenerator::new(Layout::B2).unwrap_err().to_string();
-    assert!(e.contains("b2 is not one of the 2021 draft's layouts"), "{e}");
+    assert!(
+        e.contains("b2 is not one of the 2021 draft's layouts"),
+        "{e}"
+    );
 }
 
 /// A frozen clock: every UUID above the one before, the sequence counting 0, 1, 2, … in
@@ -201,7 +204,12 @@ fn v7_machine_id_keeps_order() {
             last = u;
         }
     }
-    assert!(MachineId::new(0, 32).unwrap().stamp_v7(uuidkit::v7()).is_err());
+    assert!(
+        MachineId::new(0, 32)
+            .unwrap()
+            .stamp_v7(uuidkit::v7())
+            .is_err()
+    );
 }
 
 /// The random (node) bits are never all zero, even with a source that gives only zeros.
@@ -247,8 +255,14 @@ fn generators_sharing_a_store_never_share_a_position() {
         for _ in 0..3000 {
             let (ua, ub) = (a.next(), b.next());
             assert!(ua > la && ub > lb, "{layout}: each in order");
-            assert!(seen.insert(key(layout, &ua)), "{layout}: {ua} repeats a position");
-            assert!(seen.insert(key(layout, &ub)), "{layout}: {ub} repeats a position");
+            assert!(
+                seen.insert(key(layout, &ua)),
+                "{layout}: {ua} repeats a position"
+            );
+            assert!(
+                seen.insert(key(layout, &ub)),
+                "{layout}: {ub} repeats a position"
+            );
             (la, lb) = (ua, ub);
         }
         assert!(a.take_store_warnings().is_empty());

@@ -267,7 +267,12 @@ fn bad_fields_are_errors_naming_them() {
         })
     ));
     assert_eq!(
-        draft::encode_v8(&V8Fields { node: 0, sequence: 0, ..f }).unwrap_err(),
+        draft::encode_v8(&V8Fields {
+            node: 0,
+            sequence: 0,
+            ..f
+        })
+        .unwrap_err(),
         LayoutError::AllZero { field: "node" }
     );
     // draft-v8-32 leaves timestamp_48 zero; a UUID with bits there is not one.
@@ -316,8 +321,14 @@ fn v8_fields() -> impl Strategy<Value = V8Fields> {
 }
 
 fn v7_fields() -> impl Strategy<Value = V7Fields> {
-    (0..3usize, any::<u64>(), any::<u64>(), any::<u16>(), any::<u64>()).prop_map(
-        |(p, s, sub, seq, r)| {
+    (
+        0..3usize,
+        any::<u64>(),
+        any::<u64>(),
+        any::<u16>(),
+        any::<u64>(),
+    )
+        .prop_map(|(p, s, sub, seq, r)| {
             let precision = PRECISIONS[p];
             V7Fields {
                 precision,
@@ -326,8 +337,7 @@ fn v7_fields() -> impl Strategy<Value = V7Fields> {
                 sequence: seq & ((1 << precision.sequence_bits()) - 1) as u16,
                 random: (r & ((1 << precision.random_bits()) - 1)).max(1),
             }
-        },
-    )
+        })
 }
 
 proptest! {

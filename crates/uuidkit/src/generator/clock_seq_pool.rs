@@ -79,9 +79,7 @@ impl Drop for Claim {
 /// it (wrapping from 16383 to 0).
 pub(crate) fn claim(node: NodeId, wish: ClockSequence, exact: bool) -> Result<Claim, PoolError> {
     let mut p = pool();
-    let bits = p
-        .entry(node.as_u64())
-        .or_insert_with(|| Box::new([0; 256]));
+    let bits = p.entry(node.as_u64()).or_insert_with(|| Box::new([0; 256]));
     let mut cs = wish.get();
     for _ in 0..=ClockSequence::MAX {
         let (word, bit) = ((cs >> 6) as usize, cs & 63);

@@ -492,9 +492,7 @@ impl<C: Clock, R: RngCore> GregorianGenerator<C, R> {
                 node: self.node,
                 clock_seq: self.clock_seq,
             }),
-            Err(PoolError::Exhausted) => {
-                Err(GenError::ClockSequencesExhausted { node: self.node })
-            }
+            Err(PoolError::Exhausted) => Err(GenError::ClockSequencesExhausted { node: self.node }),
         }
     }
 

@@ -211,7 +211,13 @@ pub const fn encode_v7(f: &V7Fields) -> Result<Uuid, LayoutError> {
     if f.random == 0 {
         return Err(LayoutError::AllZero { field: "rand" });
     }
-    Ok(pack_v7_fields(p, f.unix_seconds, f.subsec, f.sequence as u64, f.random))
+    Ok(pack_v7_fields(
+        p,
+        f.unix_seconds,
+        f.subsec,
+        f.sequence as u64,
+        f.random,
+    ))
 }
 
 /// Packs fields known to fit (as the generators make them).
@@ -390,7 +396,12 @@ pub struct V8Fields {
 }
 
 /// Packs fields known to fit.
-pub(crate) const fn pack_v8_fields(k: V8Timestamp, timestamp: u64, sequence: u64, node: u64) -> Uuid {
+pub(crate) const fn pack_v8_fields(
+    k: V8Timestamp,
+    timestamp: u64,
+    sequence: u64,
+    node: u64,
+) -> Uuid {
     match k {
         V8Timestamp::Secs32 => super::v8::pack(timestamp << 16, sequence as u16, node),
         V8Timestamp::Millis48 => super::v8::pack(timestamp, sequence as u16, node),

@@ -304,7 +304,13 @@ pub fn decode_as(u: &Uuid, layout: Layout) -> Result<Decoded, LayoutError> {
         Layout::B1 => {
             let f = super::v8::decode_time_based(u)?;
             let time = UnixTime::from_nanos(f.timestamp as i128 * 10);
-            d(Some(time), Some(f.timestamp as u128), None, f.rest as u128, 62)
+            d(
+                Some(time),
+                Some(f.timestamp as u128),
+                None,
+                f.rest as u128,
+                62,
+            )
         }
         Layout::B2 => {
             let f = super::v8::decode(u)?;

@@ -985,9 +985,9 @@ impl StateStore {
             GeneratorKind::V7 => t.as_millis().saturating_mul(1 << 42),
             GeneratorKind::V8 => (t.as_nanos() / 10).saturating_mul(1 << 30),
             GeneratorKind::Draft(_) => {
-                (t.as_nanos() * (kind.draft_second() >> kind.counter_bits().unwrap_or(0)))
-                    / 1_000_000_000
-                    << kind.counter_bits().unwrap_or(0)
+                let bits = kind.counter_bits().unwrap_or(0);
+                let units = t.as_nanos() * (kind.draft_second() >> bits) / 1_000_000_000;
+                units << bits
             }
         };
         lock_wait.max(kind.write_ahead_window())
