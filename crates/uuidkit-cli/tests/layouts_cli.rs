@@ -552,3 +552,28 @@ fn help_covers_the_new_options() {
         assert!(inspect_help.contains(s), "inspect --help lacks {s}");
     }
 }
+
+#[test]
+fn state_show_names_draft_entries() {
+    let dir = std::env::temp_dir().join(format!("uuidkit-draft-state-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let state = dir.join("state");
+    let path = state.to_str().unwrap();
+    let out = ok(&["gen", "v8", "--layout", "draft-v8-48", "--state", path, "-n", "3"]);
+    let last = out.lines().last().unwrap().to_string();
+    let shown: Value = serde_json::from_str(&ok(&["state", "show", path])).unwrap();
+    let entry = shown["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["kind"] == "draft-v8-48")
+        .expect("a draft-v8-48 entry")
+        .clone();
+    assert!(entry["high_counter"].as_u64().unwrap() >= 2);
+    let time = entry["high_time"].as_str().unwrap();
+    let read = inspect("draft-v8-48", &[], &format!("{last}\n"));
+    // The first lease is one millisecond's 4096 positions: it ends in the UUIDs' own.
+    assert_eq!(time, read[0]["time"].as_str().unwrap());
+    ok(&["state", "check", path]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

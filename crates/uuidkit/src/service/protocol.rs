@@ -841,6 +841,28 @@ mod tests {
     }
 
     #[test]
+    fn draft_layout_kinds_round_trip_and_others_are_unknown() {
+        for l in crate::layout::Layout::ALL {
+            let kind = GeneratorKind::Draft(l);
+            let w = WireLeaseRequest::from(&LeaseRequest::new(kind, 0, 5, 1));
+            if crate::layout::draft::Units::of(l).is_some() {
+                assert_eq!(roundtrip(&Request::Lease(w)), Request::Lease(w), "{l}");
+            }
+        }
+        // 16 and 17 would be b1 and b2, which have no entries of their own; 25 and up
+        // are no layout.
+        let w = WireLeaseRequest::from(&LeaseRequest::new(GeneratorKind::V7, 0, 0, 1));
+        for found in [16, 17, 25, 31] {
+            let mut b = w.encode_body();
+            b[0] = found;
+            assert_eq!(
+                Request::decode(op::LEASE, &b),
+                Err(ProtocolError::UnknownKind { found })
+            );
+        }
+    }
+
+    #[test]
     fn bad_lease_fields_are_named() {
         let w = WireLeaseRequest::from(&LeaseRequest::new(GeneratorKind::V7, 0, 0, 1));
         let body = w.encode_body();
