@@ -559,7 +559,16 @@ fn state_show_names_draft_entries() {
     let _ = std::fs::remove_dir_all(&dir);
     let state = dir.join("state");
     let path = state.to_str().unwrap();
-    let out = ok(&["gen", "v8", "--layout", "draft-v8-48", "--state", path, "-n", "3"]);
+    let out = ok(&[
+        "gen",
+        "v8",
+        "--layout",
+        "draft-v8-48",
+        "--state",
+        path,
+        "-n",
+        "3",
+    ]);
     let last = out.lines().last().unwrap().to_string();
     let shown: Value = serde_json::from_str(&ok(&["state", "show", path])).unwrap();
     let entry = shown["entries"]

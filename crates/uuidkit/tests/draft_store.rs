@@ -79,3 +79,72 @@ fn two_handles_on_one_file_never_share_a_position() {
         }
     }
 }
+
+/// After `fork`, parent and child with one draft generator on a state file never share a
+/// (timestamp, sequence): the child leases a block of its own. Without a store they go
+/// on from the same sequence and differ in their random bits.
+#[test]
+fn parent_and_child_never_share_a_position_with_a_store() {
+    use std::io::{Read, Write};
+    use std::os::unix::net::UnixStream;
+    let path = state_path("fork");
+    let l: Layout = "draft-v8-48".parse().unwrap();
+    let mut stored = DraftGenerator::new(l)
+        .unwrap()
+        .with_store(Arc::new(StateStore::open(&path)));
+    let mut memory = DraftGenerator::new(l).unwrap();
+    stored.next();
+    memory.next();
+    let (mut parent_end, mut child_end) = UnixStream::pair().unwrap();
+    // SAFETY: the child touches only uuidkit's generators, a socket and `_exit`.
+    #[allow(unsafe_code)]
+    let pid = unsafe { libc::fork() };
+    assert!(pid >= 0, "fork failed");
+    if pid == 0 {
+        let mut bytes = Vec::new();
+        for _ in 0..200 {
+            bytes.extend_from_slice(stored.next().as_bytes());
+        }
+        bytes.extend_from_slice(memory.next().as_bytes());
+        let ok = child_end.write_all(&bytes).is_ok();
+        // SAFETY: ends the child without running the test harness's handlers again.
+        #[allow(unsafe_code)]
+        unsafe {
+            libc::_exit(if ok { 0 } else { 1 })
+        };
+    }
+    drop(child_end);
+    let parent: Vec<uuidkit::Uuid> = (0..200).map(|_| stored.next()).collect();
+    let parent_memory = memory.next();
+    let mut buf = Vec::new();
+    parent_end.read_to_end(&mut buf).unwrap();
+    let mut status = 0;
+    // SAFETY: waits for the child this test forked; `status` outlives the call.
+    #[allow(unsafe_code)]
+    unsafe {
+        libc::waitpid(pid, &mut status, 0)
+    };
+    assert_eq!(status, 0, "child failed");
+    let child: Vec<uuidkit::Uuid> = buf
+        .chunks(16)
+        .map(|c| uuidkit::Uuid::from_bytes(c.try_into().unwrap()))
+        .collect();
+    assert_eq!(child.len(), 201);
+    let key = |u: &uuidkit::Uuid| {
+        let d = decode_as(u, l).unwrap();
+        (d.timestamp, d.sequence)
+    };
+    let parent_keys: std::collections::HashSet<_> = parent.iter().map(key).collect();
+    for u in &child[..200] {
+        assert!(
+            !parent_keys.contains(&key(u)),
+            "{u} shares a position with the parent"
+        );
+    }
+    let child_memory = child[200];
+    assert_ne!(
+        decode_as(&child_memory, l).unwrap().random,
+        decode_as(&parent_memory, l).unwrap().random,
+        "the child's random bits differ"
+    );
+}

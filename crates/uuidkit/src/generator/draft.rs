@@ -62,8 +62,11 @@ impl std::error::Error for NotADraftLayout {}
 ///   restarts at 0. It never wraps, and no UUID repeats.
 /// - **Random bits** come fresh from `R` for every UUID, after the machine ID if one is
 ///   set; the node (random part) is never all zero.
-/// - **fork**: the default random source rekeys in the child, so parent and child go on
-///   with different random bits; with a store, the child leases its own block.
+/// - **fork**: the sequence is not random, so parent and child go on from the same
+///   (timestamp, sequence) and are kept apart by their random bits alone (the default
+///   random source rekeys in the child): with the probability those bits give, which a
+///   wide machine ID lowers. With a store, the child leases its own block and the two
+///   never share a (timestamp, sequence).
 /// - **Range**: readings before 1970 (1582 for `draft-v8-60`) count as its start; past
 ///   the layout's end (`draft-v7-ms`/`-us`: 36-bit seconds, the year 4147; `draft-v7-ns`:
 ///   2262, the end of 63-bit nanoseconds; `draft-v8-32`: 2106; `draft-v8-48`: 10889;
