@@ -203,8 +203,8 @@ fn fill_each(
 /// A batch that a generator could not finish: the first `done` UUIDs are to be written,
 /// then the run ends with `failure`.
 pub(crate) struct Stopped {
-    done: usize,
-    failure: Failure,
+    pub(crate) done: usize,
+    pub(crate) failure: Failure,
 }
 
 impl Stopped {

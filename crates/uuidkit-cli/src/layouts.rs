@@ -375,8 +375,8 @@ pub fn inspect(
     Ok(f)
 }
 
-/// `gen v1 --shards N`: N generators of one node with distinct clock sequences, taken in
-/// turn, each with its own budget of one UUID per 100 ns tick.
+/// `gen v1 --shards N`: N generators of one node with distinct clock sequences, a batch
+/// from each in turn, each with its own budget of one UUID per 100 ns tick.
 pub fn run_sharded(a: &GenArgs, out: &mut impl Write, shards: u32) -> Result<Status, Failure> {
     use uuidkit::node::NodeStrategy;
     let strategy = match &a.node {
@@ -406,14 +406,14 @@ pub fn run_sharded(a: &GenArgs, out: &mut impl Write, shards: u32) -> Result<Sta
         node,
     )
     .map_err(|e| Failure::Message(e.to_string()))?;
+    // A batch from each generator in turn: one lock a batch.
     let mut turn = 0usize;
     emit_batches(a, out, |b| {
-        for u in b {
-            *u = g
-                .next_from(turn)
-                .map_err(|e| Stopped::all(Failure::Message(e.to_string())))?;
-            turn = turn.wrapping_add(1);
-        }
-        Ok(())
+        let made = g.fill_from(turn, b).map_err(|(done, e)| Stopped {
+            done,
+            failure: Failure::Message(e.to_string()),
+        });
+        turn = turn.wrapping_add(1);
+        made
     })
 }

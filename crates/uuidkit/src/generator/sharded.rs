@@ -129,6 +129,30 @@ impl ShardedGregorian {
     }
 }
 
+impl ShardedGregorian {
+    /// Fills `out` from generator `shard` (modulo the number of generators), under one
+    /// lock: for one thread that takes a batch from each in turn. On an error, the
+    /// UUIDs before it are in `out[..done]` and `Err((done, error))` says how many.
+    ///
+    /// ```
+    /// use uuidkit::generator::sharded::ShardedGregorian;
+    /// let g = ShardedGregorian::new(uuidkit::Version::V1, 2)?;
+    /// let mut batch = [uuidkit::Uuid::NIL; 8];
+    /// g.fill_from(1, &mut batch).map_err(|(_, e)| e)?;
+    /// assert!(batch.iter().all(|u| u.clock_seq() == batch[0].clock_seq()));
+    /// # Ok::<(), uuidkit::generator::GenError>(())
+    /// ```
+    pub fn fill_from(&self, shard: usize, out: &mut [Uuid]) -> Result<(), (usize, GenError)> {
+        let mut g = self.shards[shard % self.shards.len()]
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        for (done, u) in out.iter_mut().enumerate() {
+            *u = g.next().map_err(|e| (done, e))?;
+        }
+        Ok(())
+    }
+}
+
 impl Drop for ShardedGregorian {
     fn drop(&mut self) {
         // Forget this generator's entry in the dropping thread (others' entries are a few
