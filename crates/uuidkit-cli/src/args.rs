@@ -248,10 +248,12 @@ $XDG_STATE_HOME/uuidkit/state, else $HOME/.local/state/uuidkit/state (the file g
 uses without --state). Both read the file without locking or changing it.
 
 The file holds one entry per generator kind: 'gregorian' for v1, v2 and v6 of one
-node ID, 'v7', and 'v8'. Each entry records a position, a number ordered like the
-UUIDs: Gregorian 100 ns ticks since 1582-10-15; v7 the Unix milliseconds times 2^42
-plus the 42-bit counter; v8 the 10 ns steps since 1970 times 2^30 plus the 30-bit
-counter. 'high' is the highest position ever handed out, 'durable' the write-ahead
+node ID, 'v7', 'v8', and one for each of the 2021 draft's layouts gen v8 --layout
+writes (draft-v7-ms ... draft-v8-64). Each entry records a position, a number ordered
+like the UUIDs: Gregorian 100 ns ticks since 1582-10-15; v7 the Unix milliseconds times
+2^42 plus the 42-bit counter; v8 the 10 ns steps since 1970 times 2^30 plus the 30-bit
+counter; a draft layout its timestamp (in its finest unit) times 2^S plus its S-bit
+sequence. 'high' is the highest position ever handed out, 'durable' the write-ahead
 mark above it that survives a power loss.";
 
 const STATE_AFTER_LONG_HELP: &str = "\
@@ -844,13 +846,15 @@ Write the state file's content as one JSON object, with the keys:
   size             the file's size in bytes
   damage           what is wrong with it, naming the line and field, or null
   entries          one object per generator kind:
-    kind             gregorian (v1, v2, v6 of one node), v7 or v8
+    kind             gregorian (v1, v2, v6 of one node), v7, v8 or a draft layout
+                     (draft-v7-ms ... draft-v8-64)
     node             gregorian: the node ID, 12 hex digits
     clock_seq        gregorian: the clock sequence, 0-16383
     high             the highest position handed out, a decimal string (positions
                      exceed the integers JSON numbers hold exactly)
     high_time        its time: RFC 3339, UTC
-    high_counter     v7, v8: its counter bits (42 for v7, 30 for v8)
+    high_counter     v7, v8, draft layouts: its counter bits (42 for v7, 30 for v8,
+                     the sequence's 8, 12 or 14 for a draft layout)
     durable, durable_time, durable_counter
                      the write-ahead mark, the same way
     last_clock, last_clock_time

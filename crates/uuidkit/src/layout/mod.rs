@@ -2,6 +2,10 @@
 //! functions, `encode(fields) -> Uuid` and `decode(Uuid) -> fields`, with no clock, no
 //! randomness and no state. Generators ([`crate::generator`]) decide the field values; these
 //! modules only pack and unpack them.
+//!
+//! Beyond the versions: [`draft`] has the 2021 draft's v7 and v8 layouts, and [`Layout`]
+//! names every layout a v8 UUID may follow (`b1`, `b2`, `draft-v7-ms`, …) for
+//! [`decode_as`], which reads a UUID as the layout the caller names.
 
 use core::fmt;
 
