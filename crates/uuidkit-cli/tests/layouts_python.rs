@@ -61,6 +61,8 @@ for line in sys.stdin:
                  timestamp=num(secs * units + sub),
                  sequence=(rest >> rb) & ((1 << sb) - 1),
                  random=hexbits(rest & ((1 << rb) - 1), rb))
+    elif name == "b2":
+        d.update(random=hexbits(ca << 74 | cb << 62 | cc, 122))
     elif name == "b1":
         ts = ca << 12 | cb
         d.update(time=rfc3339(ts * 10, 8), timestamp=ts, random=hexbits(cc, 62))
@@ -168,6 +170,31 @@ fn python_reads_every_layout_as_inspect_does() {
         .expect("uuidkit runs");
         ours.extend(read);
     }
+    // b2, the name-based layout: one UUID a name.
+    let mut b2 = String::new();
+    for name in ["www.example.com", "", "uuidkit", "\u{e9}t\u{e9}"] {
+        b2.push_str(&uuidkit(&[
+            "gen",
+            "v8",
+            "--layout",
+            "b2",
+            "--namespace",
+            "@dns",
+            "--name",
+            name,
+        ]));
+    }
+    for u in b2.lines() {
+        lines.push_str(&format!("b2 {u}\n"));
+    }
+    ours.extend(
+        json_lines_from(
+            env!("CARGO_BIN_EXE_uuidkit"),
+            &["inspect", "--json", "--layout", "b2"],
+            &b2,
+        )
+        .expect("uuidkit runs"),
+    );
     let Some(python) = json_lines_from("python3", &["-c", READER], &lines) else {
         eprintln!("python3 is not installed: cross-check skipped");
         return;
@@ -190,6 +217,7 @@ fn python_reads_every_layout_as_inspect_does() {
     let v8 = python.iter().filter(|p| p["version"] == 8).count();
     let v7 = python.iter().filter(|p| p["version"] == 7).count();
     assert!(v8 > 2000 && v7 > 900, "{v8} v8, {v7} v7");
+    assert_eq!(python.iter().filter(|p| p["layout"] == "b2").count(), 4);
     assert!(python.iter().all(|p| p["variant"] == "rfc9562"));
 }
 
