@@ -300,7 +300,7 @@ A v2 keeps only the top 28 bits of its timestamp: its time is exact to ~7 minute
 --layout NAME reads each UUID as a named layout as well (v8 does not say which it
 follows; the 2021 draft's v7 was shipped with version 7, which RFC 9562 reads as
 nonsense times) and adds layout, time, timestamp, sequence, random and, with
---machine-id-bits B, machine_id: see inspect --help --layout.
+--machine-id-bits B, machine_id (see --layout below).
   uuidkit inspect --json --layout draft-v7-us 0621537e-e1f9-8ad0-8000-5632429295da";
 
 const CHECK_LONG_ABOUT: &str = "\
