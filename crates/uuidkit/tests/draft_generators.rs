@@ -276,3 +276,27 @@ fn generators_sharing_a_store_never_share_a_position() {
         assert!(key(layout, &c.next()) > high, "{layout}");
     }
 }
+
+/// A clock past a layout's end counts as its last unit: nothing panics or wraps to 1970
+/// (or 1582), also when the sequence overflows there.
+#[test]
+fn past_the_end_of_the_range_stays_on_the_last_unit() {
+    let ends = [
+        ("draft-v7-ms", "4147-08-20T07:32:15.999Z"),
+        ("draft-v7-us", "4147-08-20T07:32:15.999999Z"),
+        ("draft-v7-ns", "2262-04-11T23:47:16.854775807Z"),
+        ("draft-v8-32", "2106-02-07T06:28:15Z"),
+        ("draft-v8-48", "+010889-08-02T05:31:50.655Z"),
+        ("draft-v8-60", "5236-03-31T21:21:00.6846975Z"),
+        ("draft-v8-64", "2554-07-21T23:34:33.709551600Z"),
+    ];
+    for (name, end) in ends {
+        let layout: Layout = name.parse().unwrap();
+        let clock = ManualClock::new(UnixTime::new(400_000_000_000, 0));
+        let mut g = DraftGenerator::with_sources(layout, &clock, rng(9)).unwrap();
+        for _ in 0..sequence_space(layout) + 10 {
+            let d = decode_as(&g.next(), layout).unwrap();
+            assert_eq!(d.time_rfc3339().unwrap(), end, "{name}");
+        }
+    }
+}
