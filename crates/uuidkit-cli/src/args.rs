@@ -6,7 +6,7 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use uuidkit::layout::ClockSequence;
+use uuidkit::layout::{ClockSequence, Layout};
 use uuidkit::time::UnixTime;
 use uuidkit::{Case, Format, Uuid};
 
@@ -98,7 +98,7 @@ pub enum Command {
         long_about = GEN_LONG_ABOUT,
         after_long_help = GEN_AFTER_LONG_HELP
     )]
-    Gen(GenArgs),
+    Gen(Box<GenArgs>),
     /// Show the fields of UUIDs: version, variant, time, clock sequence, node, hash
     #[command(long_about = INSPECT_LONG_ABOUT)]
     Inspect(InspectArgs),
@@ -179,8 +179,11 @@ VERSION is one of:
   v5   name-based, SHA-1 (§5.5); needs --namespace and --name
   v6   v1's fields reordered to sort by time (§5.6)
   v7   Unix milliseconds and random or counter bits (§5.7)
-  v8   custom (§5.8): with --namespace and --name the SHA-256 name-based layout of
-       Appendix B.2, otherwise the time-based layout of Appendix B.1
+  v8   custom (§5.8), in the layout --layout names: b1, the time-based layout of
+       Appendix B.1 (the default); b2, the SHA-256 name-based layout of Appendix B.2
+       (the default with --namespace and --name); the 2021 draft's v7 and v8 layouts
+       (draft-v7-ms, -us, -ns, draft-v8-32, -48, -60, -64); or raw fields with
+       --custom-a/-b/-c, as Python's uuid.uuid8(a, b, c)
   nil  the Nil UUID, all zeros (§5.9)
   max  the Max UUID, all ones (§5.10)
 
@@ -188,14 +191,32 @@ A flag that does not apply to the chosen version is a usage error.";
 
 const GEN_AFTER_LONG_HELP: &str = "\
 FLAGS BY VERSION:
-  v1, v6   --time, --clock-seq, --node, --state, --daemon
+  v1       --time, --clock-seq, --node, --state, --daemon, --shards
+  v6       --time, --clock-seq, --node, --state, --daemon
   v2       --domain, --local-id, --time, --clock-seq, --node, --state, --daemon
-  v3, v5   --namespace, --name (both required)
+  v3, v5   --namespace, --name | --name-hex | --name-file (both required)
   v4       --daemon
-  v7       --time, --method, --state, --daemon
-  v8       --namespace and --name (name-based) or --time, --state, --daemon
-           (time-based)
+  v7       --time, --method, --machine-id, --machine-id-bits, --state, --daemon
+  v8       --layout; --namespace and --name | --name-hex | --name-file (b2);
+           --time, --state, --daemon (b1 and the draft layouts);
+           --machine-id, --machine-id-bits (draft layouts);
+           --custom-a, --custom-b, --custom-c (raw fields)
   all      --count, --format, --upper, --no-state
+
+LAYOUTS:
+  b1           60-bit Unix 10 ns steps, 30-bit counter, 32 random bits
+  b2           SHA-256 name-based
+  draft-v7-ms  36-bit Unix seconds, 12-bit binary fraction (ms), 12-bit sequence,
+               62 random bits
+  draft-v7-us  36-bit seconds, 24-bit fraction (us), 14-bit sequence, 48 random bits
+  draft-v7-ns  36-bit seconds, 38-bit fraction (ns), 8-bit sequence, 40 random bits
+  draft-v8-32  32-bit Unix seconds, 12-bit sequence, 62-bit node
+  draft-v8-48  48-bit Unix milliseconds, 12-bit sequence, 62-bit node
+  draft-v8-60  60-bit 100 ns ticks since 1582-10-15, 8-bit sequence, 54-bit node
+  draft-v8-64  top 60 bits of 64-bit Unix nanoseconds, 8-bit sequence, 54-bit node
+The draft layouts are written as version 8 (RFC 9562 gives 7 to its own v7); their
+sequence starts at 0 on each new timestamp, so it is guessable: only the random bits
+are not. 'inspect --layout NAME' reads them back.
 
 With --time, -n N gives N UUIDs from that one instant: v1, v2 and v6 advance the
 timestamp by one 100 ns tick per UUID; v7 and v8 count within the instant.
@@ -250,6 +271,12 @@ EXAMPLES:
   uuidkit gen v5 --namespace @url --name https://example.com/
   uuidkit gen v1 --time 2022-02-22T14:22:22-05:00 --clock-seq 0x33C8 --node 9F:6B:DE:CE:D8:46
   uuidkit gen v7 --method precision --upper
+  uuidkit gen v7 --machine-id 42 --machine-id-bits 10
+  uuidkit gen v8 --layout draft-v7-us -n 3
+  uuidkit gen v8 --layout draft-v8-48 --machine-id hash
+  uuidkit gen v8 --custom-a 0x123456789abc --custom-b 0xdef --custom-c 0x3fff
+  uuidkit gen v5 --namespace @oid --name-hex 0x2b0601
+  uuidkit gen v2 --domain 42 --local-id 7
   uuidkit gen v7 --state /var/lib/uuidkit/state -n 3
   uuidkit gen v7 --daemon /run/uuidkit/uuidkitd.sock -n 3
   UUIDKIT_DAEMON=$XDG_RUNTIME_DIR/uuidkit/uuidkitd.sock uuidkit gen v6 --node 0x0123456789ab
@@ -263,10 +290,12 @@ $XDG_STATE_HOME/uuidkit/state, else $HOME/.local/state/uuidkit/state (the file g
 uses without --state). Both read the file without locking or changing it.
 
 The file holds one entry per generator kind: 'gregorian' for v1, v2 and v6 of one
-node ID, 'v7', and 'v8'. Each entry records a position, a number ordered like the
-UUIDs: Gregorian 100 ns ticks since 1582-10-15; v7 the Unix milliseconds times 2^42
-plus the 42-bit counter; v8 the 10 ns steps since 1970 times 2^30 plus the 30-bit
-counter. 'high' is the highest position ever handed out, 'durable' the write-ahead
+node ID, 'v7', 'v8', and one for each of the 2021 draft's layouts gen v8 --layout
+writes (draft-v7-ms ... draft-v8-64). Each entry records a position, a number ordered
+like the UUIDs: Gregorian 100 ns ticks since 1582-10-15; v7 the Unix milliseconds times
+2^42 plus the 42-bit counter; v8 the 10 ns steps since 1970 times 2^30 plus the 30-bit
+counter; a draft layout its timestamp (in its finest unit) times 2^S plus its S-bit
+sequence. 'high' is the highest position ever handed out, 'durable' the write-ahead
 mark above it that survives a power loss.";
 
 const STATE_AFTER_LONG_HELP: &str = "\
@@ -308,7 +337,13 @@ its argument or line number, and the exit status is 1; the valid ones are still 
   domain      v2: person, group, org (or the domain number)
   local_id    v2
   custom_a    v8: the 48-bit custom field (custom_b: 12 bits, custom_c: 62 bits)
-A v2 keeps only the top 28 bits of its timestamp: its time is exact to ~7 minutes.";
+A v2 keeps only the top 28 bits of its timestamp: its time is exact to ~7 minutes.
+
+--layout NAME reads each UUID as a named layout as well (v8 does not say which it
+follows; the 2021 draft's v7 was shipped with version 7, which RFC 9562 reads as
+nonsense times) and adds layout, time, timestamp, sequence, random and, with
+--machine-id-bits B, machine_id (see --layout below).
+  uuidkit inspect --json --layout draft-v7-us 0621537e-e1f9-8ad0-8000-5632429295da";
 
 const CHECK_LONG_ABOUT: &str = "\
 Validate UUIDs. Exits 0, printing nothing, if every input is a valid UUID in one
@@ -415,7 +450,7 @@ pub enum MethodArg {
 }
 
 /// The local domain of a v2 UUID.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DomainArg {
     /// The local ID is a POSIX user ID (default: your UID)
     Person,
@@ -423,6 +458,31 @@ pub enum DomainArg {
     Group,
     /// The local ID is an organisation number (no default)
     Org,
+    /// Another domain number, 3-255 (no default local ID), as Go's NewDCESecurity allows
+    Other(u8),
+}
+
+/// `--domain`: person, group, org, or a domain number 0-255 (0-2 are person, group and
+/// org), decimal or 0x hex.
+pub fn parse_domain(s: &str) -> Result<DomainArg, String> {
+    match s {
+        "person" => return Ok(DomainArg::Person),
+        "group" => return Ok(DomainArg::Group),
+        "org" => return Ok(DomainArg::Org),
+        _ => {}
+    }
+    let n = parse_number(s).map_err(|e| {
+        format!("{e}; a domain is person, group, org or a number 0-255 (decimal or 0x hex)")
+    })?;
+    match n {
+        0 => Ok(DomainArg::Person),
+        1 => Ok(DomainArg::Group),
+        2 => Ok(DomainArg::Org),
+        3..=255 => Ok(DomainArg::Other(n as u8)),
+        _ => Err(format!(
+            "a domain number is one octet, 0-255; {n} is too large"
+        )),
+    }
 }
 
 /// What `gen` accepts.
@@ -462,8 +522,96 @@ pub struct GenArgs {
     pub namespace: Option<Uuid>,
 
     /// Name for v3, v5 and v8, hashed as its UTF-8 bytes
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["name_hex", "name_file"])]
     pub name: Option<String>,
+
+    /// Name for v3, v5 and v8 as bytes in hex (for names that are not text)
+    #[arg(
+        long,
+        value_name = "HEX",
+        value_parser = parse_name_hex,
+        conflicts_with = "name_file",
+        long_help = "The name of a name-based UUID (v3, v5, v8) as its bytes in hex: an even\n\
+                     number of hex digits, either case, optionally after 0x (an empty name\n\
+                     is '' or 0x). For names that are bytes rather than text, such as an\n\
+                     ASN.1 DER OID or a binary key. Instead of --name or --name-file."
+    )]
+    pub name_hex: Option<NameBytes>,
+
+    /// Name for v3, v5 and v8: the bytes of this file ('-': standard input)
+    #[arg(
+        long,
+        value_name = "PATH",
+        value_parser = clap::value_parser!(PathBuf),
+        long_help = "The name of a name-based UUID (v3, v5, v8): every byte of the file PATH,\n\
+                     as it is (no line end stripped), or of standard input for '-'. At most\n\
+                     16 MiB. Instead of --name or --name-hex."
+    )]
+    pub name_file: Option<PathBuf>,
+
+    /// v8 layout: b1, b2, draft-v7-ms/-us/-ns, draft-v8-32/-48/-60/-64
+    #[arg(
+        long,
+        value_name = "NAME",
+        value_parser = parse_layout,
+        long_help = LAYOUT_HELP
+    )]
+    pub layout: Option<Layout>,
+
+    /// Machine ID in the first random bits after the counter (v7, draft layouts): N or hash
+    #[arg(
+        long,
+        value_name = "ID",
+        value_parser = parse_machine_id,
+        long_help = "A machine ID in the first random bits right after the timestamp and\n\
+                     counter (the 2021 draft's Distributed UUID Generation), for gen v7\n\
+                     (methods counter and precision: in rand_b's last 32 bits) and gen v8\n\
+                     --layout draft-*: a number, decimal or 0x hex, with --machine-id-bits B;\n\
+                     or 'hash': the first B bits (default 16) of SHA-256 over a label, the\n\
+                     host name, MAC and IP addresses (never a MAC address itself). At least\n\
+                     one random bit must stay: B is at most 31 for v7, and the layout's\n\
+                     random width less one for the draft layouts."
+    )]
+    pub machine_id: Option<MachineIdArg>,
+
+    /// Width of --machine-id in bits, 1-64
+    #[arg(long, value_name = "B", value_parser = parse_machine_id_bits, requires = "machine_id")]
+    pub machine_id_bits: Option<u32>,
+
+    /// v1: spread over N generators with distinct clock sequences, past 10 M/s
+    #[arg(
+        long,
+        value_name = "N",
+        value_parser = parse_shards,
+        long_help = "gen v1 only: take the UUIDs in turn from N generators (1 to 64) that\n\
+                     share the node but hold distinct clock sequences, each with its own\n\
+                     budget of one UUID per 100 ns tick: past v1's cap of 10 million a\n\
+                     second for one (node, clock sequence). The UUIDs are distinct; those of\n\
+                     one generator have increasing timestamps, but the output as a whole is\n\
+                     not ordered by time. Not with --time or --clock-seq."
+    )]
+    pub shards: Option<u32>,
+
+    /// Raw v8 custom_a (48 bits), decimal or 0x hex; missing custom fields are random
+    #[arg(long, value_name = "N", value_parser = parse_custom_a, allow_hyphen_values = true)]
+    pub custom_a: Option<u64>,
+
+    /// Raw v8 custom_b (12 bits), decimal or 0x hex
+    #[arg(long, value_name = "N", value_parser = parse_custom_b, allow_hyphen_values = true)]
+    pub custom_b: Option<u64>,
+
+    /// Raw v8 custom_c (62 bits), decimal or 0x hex
+    #[arg(
+        long,
+        value_name = "N",
+        value_parser = parse_custom_c,
+        allow_hyphen_values = true,
+        long_help = "Raw v8 fields as Python's uuid.uuid8(a, b, c) takes them: --custom-a\n\
+                     (48 bits), --custom-b (12 bits), --custom-c (62 bits), each decimal or\n\
+                     0x hex. Fields not given are random, as in Python. With all three, -n N\n\
+                     writes the same UUID N times. Not with --layout, --namespace or --time."
+    )]
+    pub custom_c: Option<u64>,
 
     /// Embed this instant instead of now (RFC 3339), for v1, v2, v6, v7, v8
     #[arg(
@@ -520,8 +668,16 @@ pub struct GenArgs {
     #[arg(long, value_enum, value_name = "METHOD")]
     pub method: Option<MethodArg>,
 
-    /// v2 local domain [default: person]
-    #[arg(long, value_enum, value_name = "DOMAIN")]
+    /// v2 local domain: person, group, org or a number 0-255 [default: person]
+    #[arg(
+        long,
+        value_name = "DOMAIN",
+        value_parser = parse_domain,
+        long_help = "Local domain of a v2 UUID: person (the local ID is a UID), group (a GID),\n\
+                     org, or any domain number 0-255, decimal or 0x hex, as Go's\n\
+                     uuid.NewDCESecurity allows (0, 1 and 2 are person, group and org).\n\
+                     A number above 2 has no default --local-id. [default: person]"
+    )]
     pub domain: Option<DomainArg>,
 
     /// v2 local ID (default: your UID for person, GID for group)
@@ -569,6 +725,11 @@ pub struct GenArgs {
 }
 
 impl GenArgs {
+    /// Whether a name is given, by --name, --name-hex or --name-file.
+    pub fn has_name(&self) -> bool {
+        self.name.is_some() || self.name_hex.is_some() || self.name_file.is_some()
+    }
+
     /// The output form and case.
     pub fn style(&self) -> (Format, Case) {
         let case = if self.upper { Case::Upper } else { Case::Lower };
@@ -582,6 +743,19 @@ pub struct InspectArgs {
     /// One JSON object per line instead of the readable summary
     #[arg(long)]
     pub json: bool,
+
+    /// Read each UUID as this layout (b1, b2, draft-v7-ms, ... draft-v8-64)
+    #[arg(
+        long,
+        value_name = "NAME",
+        value_parser = parse_layout,
+        long_help = INSPECT_LAYOUT_HELP
+    )]
+    pub layout: Option<Layout>,
+
+    /// With --layout: read the first B random bits as a machine ID
+    #[arg(long, value_name = "B", value_parser = parse_machine_id_bits, requires = "layout")]
+    pub machine_id_bits: Option<u32>,
 
     /// UUIDs to inspect; with none, one per line from standard input
     #[arg(value_name = "UUID", value_parser = clap::value_parser!(OsString))]
@@ -714,13 +888,15 @@ Write the state file's content as one JSON object, with the keys:
   size             the file's size in bytes
   damage           what is wrong with it, naming the line and field, or null
   entries          one object per generator kind:
-    kind             gregorian (v1, v2, v6 of one node), v7 or v8
+    kind             gregorian (v1, v2, v6 of one node), v7, v8 or a draft layout
+                     (draft-v7-ms ... draft-v8-64)
     node             gregorian: the node ID, 12 hex digits
     clock_seq        gregorian: the clock sequence, 0-16383
     high             the highest position handed out, a decimal string (positions
                      exceed the integers JSON numbers hold exactly)
     high_time        its time: RFC 3339, UTC
-    high_counter     v7, v8: its counter bits (42 for v7, 30 for v8)
+    high_counter     v7, v8, draft layouts: its counter bits (42 for v7, 30 for v8,
+                     the sequence's 8, 12 or 14 for a draft layout)
     durable, durable_time, durable_counter
                      the write-ahead mark, the same way
     last_clock, last_clock_time
@@ -851,6 +1027,142 @@ fn daemon_path_parser() -> impl clap::builder::TypedValueParser<Value = PathBuf>
 /// `--node`: a strategy name or a node value.
 pub fn parse_node(s: &str) -> Result<NodeStrategy, String> {
     s.parse::<NodeStrategy>().map_err(|e| e.to_string())
+}
+
+const LAYOUT_HELP: &str = "\
+The layout of gen v8 (a v8 UUID does not say which it follows):
+  b1           RFC 9562 Appendix B.1: 60-bit Unix 10 ns steps, then a 30-bit counter
+               and 32 random bits (the default without --namespace/--name)
+  b2           RFC 9562 Appendix B.2: SHA-256 name-based (the default with them)
+  draft-v7-ms  the 2021 draft's v7 (36-bit Unix seconds, then the sub-second fraction
+  draft-v7-us  in binary: 12, 24 or 38 bits), then a 12-, 14- or 8-bit sequence and
+  draft-v7-ns  62, 48 or 40 random bits; written as version 8
+  draft-v8-32  the draft's v8: 32-bit Unix seconds, 12-bit sequence, 62-bit node
+  draft-v8-48  48-bit Unix milliseconds, 12-bit sequence, 62-bit node
+  draft-v8-60  60-bit 100 ns ticks since 1582-10-15 (as v1/v6), 8-bit sequence,
+               54-bit node
+  draft-v8-64  64-bit Unix nanoseconds stored as its 60 most significant bits (16 ns
+               units), 8-bit sequence, 54-bit node
+The draft layouts' sequence starts at 0 on each new timestamp and never wraps (a
+full one moves the timestamp one unit on); their node is random and never all zero.";
+
+const INSPECT_LAYOUT_HELP: &str = "\
+Read each UUID as the named layout as well (see gen --help for the list): the draft
+v7 layouts accept version 7 or 8, the others version 8. The output gains
+  layout      the name
+  time        RFC 3339 at the precision the layout carries (0 to 9 digits)
+  timestamp   the timestamp field (draft v7: its ms, us or ns since 1970)
+  sequence    the sequence counter (draft layouts)
+  random      the random (node) bits in hex (after the machine ID, if asked for)
+  machine_id  with --machine-id-bits B: the first B random bits
+and time and timestamp replace the version's own. A UUID of another version is
+reported as an error (exit status 1).";
+
+/// `--shards`: 1 to 64.
+pub fn parse_shards(s: &str) -> Result<u32, String> {
+    match parse_number(s) {
+        Ok(n @ 1..=64) => Ok(n as u32),
+        Ok(n) => Err(format!("shards are 1 to 64, not {n}")),
+        Err(e) => Err(e),
+    }
+}
+
+/// `--layout`: a layout name.
+pub fn parse_layout(s: &str) -> Result<Layout, String> {
+    s.parse::<Layout>().map_err(|e| e.to_string())
+}
+
+/// The value of `--machine-id`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MachineIdArg {
+    /// A given number.
+    Value(u64),
+    /// Derived from a hash of the host.
+    Hash,
+}
+
+/// `--machine-id`: a number or `hash`.
+pub fn parse_machine_id(s: &str) -> Result<MachineIdArg, String> {
+    if s == "hash" {
+        return Ok(MachineIdArg::Hash);
+    }
+    parse_number(s)
+        .map(MachineIdArg::Value)
+        .map_err(|e| format!("{e}; a machine ID is a number (decimal or 0x hex) or 'hash'"))
+}
+
+/// `--machine-id-bits`: 1 to 64.
+pub fn parse_machine_id_bits(s: &str) -> Result<u32, String> {
+    match parse_number(s) {
+        Ok(n @ 1..=64) => Ok(n as u32),
+        Ok(n) => Err(format!("a machine ID is 1 to 64 bits wide, not {n}")),
+        Err(e) => Err(e),
+    }
+}
+
+/// A number of at most `bits` bits, decimal or hex; the message names the width.
+fn parse_bits(s: &str, bits: u32) -> Result<u64, String> {
+    let v = parse_number(s)?;
+    if v >> bits != 0 {
+        return Err(format!(
+            "the field is {bits} bits: 0 to {} (0x{:x}); {s} is too large",
+            (1u64 << bits) - 1,
+            (1u64 << bits) - 1
+        ));
+    }
+    Ok(v)
+}
+
+/// `--custom-a`: 48 bits.
+pub fn parse_custom_a(s: &str) -> Result<u64, String> {
+    parse_bits(s, 48)
+}
+
+/// `--custom-b`: 12 bits.
+pub fn parse_custom_b(s: &str) -> Result<u64, String> {
+    parse_bits(s, 12)
+}
+
+/// `--custom-c`: 62 bits.
+pub fn parse_custom_c(s: &str) -> Result<u64, String> {
+    parse_bits(s, 62)
+}
+
+/// The bytes of a name given in hex (a type of its own: clap reads a bare `Vec` as a
+/// list of values).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NameBytes(pub Vec<u8>);
+
+/// `--name-hex`: bytes in hex, an even number of digits, optional 0x.
+pub fn parse_name_hex(s: &str) -> Result<NameBytes, String> {
+    let digits = s
+        .strip_prefix("0x")
+        .or_else(|| s.strip_prefix("0X"))
+        .unwrap_or(s);
+    if let Some(i) = digits.bytes().position(|b| !b.is_ascii_hexdigit()) {
+        return Err(format!(
+            "expected hex digits; {:?} at digit {} is not one",
+            digits[i..].chars().next().unwrap_or('?'),
+            i + 1
+        ));
+    }
+    if !digits.len().is_multiple_of(2) {
+        return Err(format!(
+            "expected two hex digits a byte; {} digits is an odd number",
+            digits.len()
+        ));
+    }
+    Ok(NameBytes(
+        digits
+            .as_bytes()
+            .chunks_exact(2)
+            .map(|p| {
+                // Every byte was checked to be a hex digit above.
+                let hex = |c: u8| (c as char).to_digit(16).unwrap_or(0) as u8;
+                hex(p[0]) << 4 | hex(p[1])
+            })
+            .collect(),
+    ))
 }
 
 #[cfg(test)]

@@ -34,7 +34,7 @@ fn applicability(a: &GenArgs) -> [(&'static str, bool, &'static [GenVersion], &'
     const GREGORIAN: &[GenVersion] = &[V1, V2, V6];
     [
         ("--namespace", a.namespace.is_some(), NAMED, "v3, v5 and v8"),
-        ("--name", a.name.is_some(), NAMED, "v3, v5 and v8"),
+        ("--name", a.has_name(), NAMED, "v3, v5 and v8"),
         ("--time", a.time.is_some(), TIMED, "v1, v2, v6, v7 and v8"),
         (
             "--clock-seq",
@@ -67,6 +67,7 @@ fn usage(kind: ErrorKind, message: impl std::fmt::Display) -> Failure {
 
 /// Refuses flags that do not apply to the version, and missing required ones.
 fn validate(a: &GenArgs) -> Result<(), Failure> {
+    crate::layouts::validate(a)?;
     let v = a.version;
     for (flag, given, versions, names) in applicability(a) {
         if given && !versions.contains(&v) {
@@ -79,10 +80,10 @@ fn validate(a: &GenArgs) -> Result<(), Failure> {
             ));
         }
     }
-    let named = a.namespace.is_some() || a.name.is_some();
+    let named = a.namespace.is_some() || a.has_name();
     if matches!(v, V3 | V5) || (v == V8 && named) {
         // What NS stands for is said only when --namespace is among the missing.
-        let missing = match (a.namespace.is_some(), a.name.is_some()) {
+        let missing = match (a.namespace.is_some(), a.has_name()) {
             (false, false) => {
                 Some("--namespace NS and --name NAME (NS is @dns, @url, @oid, @x500 or a UUID)")
             }
@@ -131,7 +132,9 @@ fn validate(a: &GenArgs) -> Result<(), Failure> {
              that the same command line gives the same UUIDs",
         ));
     }
-    if let Some(t) = &a.time {
+    if let Some(t) = &a.time
+        && !crate::layouts::handles_v8(a)
+    {
         check_time_range(v, t, a.count)?;
     }
     Ok(())
@@ -199,14 +202,14 @@ fn fill_each(
 
 /// A batch that a generator could not finish: the first `done` UUIDs are to be written,
 /// then the run ends with `failure`.
-struct Stopped {
-    done: usize,
-    failure: Failure,
+pub(crate) struct Stopped {
+    pub(crate) done: usize,
+    pub(crate) failure: Failure,
 }
 
 impl Stopped {
     /// Nothing of the batch is to be written.
-    fn all(failure: Failure) -> Stopped {
+    pub(crate) fn all(failure: Failure) -> Stopped {
         Stopped { done: 0, failure }
     }
 }
@@ -219,7 +222,7 @@ const BATCH: usize = 256;
 /// Writes `count` UUIDs from `fill`, a batch at a time: each batch is formatted into one
 /// stack buffer and written with one call. On an error, the UUIDs made before it are
 /// still written.
-fn emit_batches(
+pub(crate) fn emit_batches(
     a: &GenArgs,
     out: &mut impl Write,
     mut fill: impl FnMut(&mut [Uuid]) -> Result<(), Stopped>,
@@ -281,6 +284,7 @@ fn default_local_id(domain: DomainArg) -> Result<u32, Failure> {
     };
     match domain {
         DomainArg::Org => Err(missing("org has no default local ID".to_string())),
+        DomainArg::Other(n) => Err(missing(format!("{n} has no default local ID"))),
         DomainArg::Person | DomainArg::Group => {
             #[cfg(unix)]
             {
@@ -359,7 +363,7 @@ fn run_gregorian<C: Clock>(
 
 /// The state of a live (not `--time`) generator: the daemon when there is one, else the
 /// state file unless `--no-state`.
-fn live_state(a: &GenArgs, daemon: Option<Arc<DaemonClient>>) -> GenState {
+pub(crate) fn live_state(a: &GenArgs, daemon: Option<Arc<DaemonClient>>) -> GenState {
     if let Some(d) = daemon {
         GenState::daemon(d)
     } else if a.no_state {
@@ -370,7 +374,7 @@ fn live_state(a: &GenArgs, daemon: Option<Arc<DaemonClient>>) -> GenState {
 }
 
 /// A clock stopped at `t`.
-fn fixed(t: UnixTime) -> FnClock<impl Fn() -> UnixTime> {
+pub(crate) fn fixed(t: UnixTime) -> FnClock<impl Fn() -> UnixTime> {
     FnClock(move || t)
 }
 
@@ -379,6 +383,9 @@ fn gregorian(
     out: &mut impl Write,
     daemon: Option<Arc<DaemonClient>>,
 ) -> Result<Status, Failure> {
+    if let Some(n) = a.shards {
+        return crate::layouts::run_sharded(a, out, n);
+    }
     let node = node_strategy(a)?;
     let kind = if a.version == V2 {
         let domain = a.domain.unwrap_or(DomainArg::Person);
@@ -390,6 +397,7 @@ fn gregorian(
             DomainArg::Person => Domain::Person,
             DomainArg::Group => Domain::Group,
             DomainArg::Org => Domain::Org,
+            DomainArg::Other(n) => Domain::Other(n),
         };
         GregorianKind::Dce(domain, id)
     } else {
@@ -436,11 +444,13 @@ fn v7(
         MethodArg::Random => V7Method::Random,
         MethodArg::Precision => V7Method::Precision,
     };
+    let machine_id = crate::layouts::machine_id(a)?;
     match &a.time {
         Some(t) => {
             let mut g = UnixGenerator::with_sources(method, fixed(t.time), Csprng);
             emit_batches(a, out, |b| {
                 g.fill(b);
+                crate::layouts::stamp_v7(b, machine_id);
                 Ok(())
             })
         }
@@ -455,6 +465,7 @@ fn v7(
             }
             emit_batches(a, out, |b| {
                 g.fill(b);
+                crate::layouts::stamp_v7(b, machine_id);
                 warnings
                     .after_batch(g.take_store_warnings(), b.len())
                     .map_err(Stopped::all)
@@ -518,29 +529,29 @@ pub fn run(a: &GenArgs, out: &mut impl Write) -> Result<Status, Failure> {
     // Asked before anything is made, so that an unreachable daemon writes no UUID.
     let daemon = match a.version {
         V1 | V2 | V4 | V6 | V7 => crate::daemon::for_gen(a)?,
-        V8 if a.name.is_none() => crate::daemon::for_gen(a)?,
+        V8 if !a.has_name() && !crate::layouts::is_stateless_v8(a) => crate::daemon::for_gen(a)?,
         _ => None,
     };
-    let named = || {
+    let named = || -> Result<_, Failure> {
         // validate() made sure both are there.
         let ns = a.namespace.unwrap_or_default();
-        let name = a.name.as_deref().unwrap_or_default().as_bytes();
-        (ns, name)
+        Ok((ns, crate::layouts::name_bytes(a)?))
     };
     match a.version {
         Nil => emit_constant(a, out, Uuid::NIL),
         Max => emit_constant(a, out, Uuid::MAX),
         V3 => {
-            let (ns, name) = named();
-            emit_constant(a, out, uuidkit::v3(&ns, name))
+            let (ns, name) = named()?;
+            emit_constant(a, out, uuidkit::v3(&ns, &name))
         }
         V5 => {
-            let (ns, name) = named();
-            emit_constant(a, out, uuidkit::v5(&ns, name))
+            let (ns, name) = named()?;
+            emit_constant(a, out, uuidkit::v5(&ns, &name))
         }
-        V8 if a.name.is_some() => {
-            let (ns, name) = named();
-            emit_constant(a, out, uuidkit::v8_sha256(&ns, name))
+        V8 if crate::layouts::handles_v8(a) => crate::layouts::run_v8(a, out, daemon),
+        V8 if a.has_name() => {
+            let (ns, name) = named()?;
+            emit_constant(a, out, uuidkit::v8_sha256(&ns, &name))
         }
         V8 => v8_time_based(a, out, daemon),
         V4 => match daemon {

@@ -198,7 +198,12 @@ fn write_text(out: &mut impl Write, fields: &[Field]) -> std::io::Result<()> {
     for f in fields {
         if let Some(text) = &f.text {
             let label = format!("{}:", f.key);
-            writeln!(out, "{label:<11}{text}")?;
+            // `machine_id:` is the one label as wide as the column.
+            if label.len() >= 11 {
+                writeln!(out, "{label} {text}")?;
+            } else {
+                writeln!(out, "{label:<11}{text}")?;
+            }
         }
     }
     Ok(())
@@ -213,7 +218,20 @@ pub fn run(a: &InspectArgs, out: &mut impl Write) -> Result<Status, Failure> {
             status = Status::Invalid;
             return Ok(());
         };
-        let fields = fields_of(&u);
+        let mut fields = fields_of(&u);
+        if let Some(layout) = a.layout {
+            match crate::layouts::inspect(&u, layout, a.machine_id_bits) {
+                Ok(extra) => {
+                    // The layout's reading replaces the version's own time.
+                    fields.retain(|f| !matches!(f.key, "time" | "timestamp"));
+                    fields.extend(extra.into_iter().map(|(k, j, t)| field(k, j, t)));
+                }
+                Err(e) => {
+                    crate::report(format_args!("{e}"));
+                    status = Status::Invalid;
+                }
+            }
+        }
         if a.json {
             write_json(out, &fields)?;
         } else {

@@ -15,6 +15,7 @@ mod docs;
 mod generate;
 mod input;
 mod inspect;
+mod layouts;
 mod platform;
 mod state;
 mod stdio;

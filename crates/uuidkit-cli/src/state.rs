@@ -278,11 +278,7 @@ fn show(path: &Path, out: &mut impl Write) -> Result<Status, Failure> {
 
 /// Bits of the counter below the timestamp in a position, for the kinds that have one.
 fn counter_bits(kind: GeneratorKind) -> Option<u32> {
-    match kind {
-        GeneratorKind::Gregorian(_) => None,
-        GeneratorKind::V7 => Some(42),
-        GeneratorKind::V8 => Some(30),
-    }
+    kind.counter_bits()
 }
 
 /// The instant of a position as RFC 3339, with the digits its unit has; `None` for a
@@ -305,6 +301,7 @@ fn position_time(kind: GeneratorKind, pos: u128) -> Option<String> {
             let steps = pos >> 30;
             (steps < 1 << 60).then(|| UnixTime::from_nanos(steps as i128 * 10).to_rfc3339(8))
         }
+        GeneratorKind::Draft(_) => kind.position_time(pos).map(|(t, d)| t.to_rfc3339(d)),
     }
 }
 
@@ -338,6 +335,9 @@ fn entry_json(e: &EntrySnapshot) -> Value {
         }
         GeneratorKind::V8 => {
             m.insert("kind".into(), "v8".into());
+        }
+        GeneratorKind::Draft(l) => {
+            m.insert("kind".into(), l.name().into());
         }
     }
     position_fields(&mut m, e.kind, "high", e.high);

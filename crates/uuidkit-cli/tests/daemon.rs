@@ -495,3 +495,50 @@ fn gen_v6_stops_when_the_daemon_goes() {
 fn gen_v4_stops_when_the_daemon_goes() {
     stops_when_the_daemon_goes("lost-v4", &["gen", "v4"]);
 }
+
+/// The 2021 draft's layouts lease through the daemon too: processes that share it never
+/// make the same (timestamp, sequence), even when the layout's sequence restarts at 0.
+#[test]
+fn draft_layouts_share_the_daemon() {
+    use uuidkit::layout::{Layout, decode_as};
+    let dir = TempDir::new("draft");
+    let d = Daemon::start(&dir, &[]);
+    let sock = d.socket.to_str().unwrap().to_string();
+    for name in ["draft-v8-32", "draft-v7-us"] {
+        let layout: Layout = name.parse().unwrap();
+        let outs: Vec<Output> = std::thread::scope(|s| {
+            let hs: Vec<_> = (0..4)
+                .map(|_| {
+                    let sock = sock.clone();
+                    let dir = &dir;
+                    s.spawn(move || {
+                        run(uuidkit(
+                            dir,
+                            &[
+                                "gen", "v8", "--layout", name, "--daemon", &sock, "-n", "3000",
+                            ],
+                        ))
+                    })
+                })
+                .collect();
+            hs.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        let mut positions = HashSet::new();
+        for o in &outs {
+            assert!(o.status.success(), "{name}: {}", stderr(o));
+            let uuids = parse_lines(&o.stdout);
+            assert_eq!(uuids.len(), 3000);
+            for w in uuids.windows(2) {
+                assert!(w[0] < w[1], "{name}: in order in one process");
+            }
+            for u in uuids {
+                let f = decode_as(&u, layout).unwrap();
+                assert!(
+                    positions.insert((f.timestamp, f.sequence)),
+                    "{name}: {u} repeats a position"
+                );
+            }
+        }
+    }
+    assert!(!dir.join("gen-state").exists());
+}

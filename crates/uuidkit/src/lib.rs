@@ -26,10 +26,12 @@
 //! - [`Uuid`], [`Version`], [`Variant`]: the value (`uuid.rs`).
 //! - [`text`]: parsing and formatting; [`uuid!`] for checked literals.
 //! - [`encoding`]: the compact forms (base32/ULID, base58, base62, base64url).
-//! - [`layout`]: one module per version, pure `encode`/`decode` of the fields.
+//! - [`layout`]: one module per version, pure `encode`/`decode` of the fields; the 2021
+//!   draft's layouts and [`layout::decode_as`] for v8 UUIDs of a named layout.
 //! - [`time`]: timestamps, RFC 3339, the [`Clock`](time::Clock) trait.
 //! - [`random`]: the CSPRNG; [`node`]: node IDs.
-//! - [`generator`]: the stateful generators (v1, v6, v7, v8) and the process-wide defaults.
+//! - [`generator`]: the stateful generators (v1, v6, v7, v8, the draft layouts), the
+//!   process-wide defaults, machine-ID bits, the clock-sequence pool, sharded v1.
 //! - [`store`]: generator state in a file shared by every generator on the host: leases
 //!   of timestamp space that survive restarts, crashes and power loss.
 //! - [`service`]: the protocol and client of `uuidkitd`, the host's UUID service.

@@ -82,6 +82,7 @@ fn clock_position(kind: GeneratorKind) -> u128 {
         GeneratorKind::Gregorian(_) => GregorianTimestamp::from_unix_clamped(now).ticks().into(),
         GeneratorKind::V7 => u128::from(now.millis_since_epoch()) << 42,
         GeneratorKind::V8 => u128::from(now.nanos_since_epoch() / 10) << 30,
+        GeneratorKind::Draft(_) => kind.clock_position(now),
     }
 }
 
@@ -91,6 +92,7 @@ fn second(kind: GeneratorKind) -> u128 {
         GeneratorKind::Gregorian(_) => 10_000_000,
         GeneratorKind::V7 => 1000 << 42,
         GeneratorKind::V8 => 100_000_000 << 30,
+        GeneratorKind::Draft(_) => uuidkit::service::protocol::max_lease_len(kind),
     }
 }
 

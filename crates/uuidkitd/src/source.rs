@@ -17,6 +17,7 @@ fn reserve(kind: GeneratorKind) -> u128 {
         GeneratorKind::V7 => 64 << 42,
         GeneratorKind::V8 => 6_400_000 << 30,
         GeneratorKind::Gregorian(_) => 640_000,
+        GeneratorKind::Draft(_) => (kind.draft_second() * 64 / 1000).max(1),
     }
 }
 

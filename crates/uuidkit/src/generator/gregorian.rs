@@ -9,6 +9,7 @@ use super::GenError;
 use crate::layout::{self, ClockSequence, GregorianFields, v2::Domain};
 use std::sync::Arc;
 
+use super::clock_seq_pool::{self, Claim, PoolError};
 use super::leased::{self, Admit, BlockSizes, ClockSeqWish, StoreLink};
 use crate::node::{NodeStrategy, host_hash_node, random_node};
 use crate::random::Csprng;
@@ -126,6 +127,17 @@ impl ClockSeqSet {
 ///   children of one parent draw their sequences independently: with a fixed node they
 ///   share one with a chance of 1 in 16,384, unless a store keeps them apart.)
 /// - The clock sequence starts at a random 14-bit value unless given.
+/// - **One (node, clock sequence) per generator in a process**: no two live generators
+///   of this process that keep their state in memory make UUIDs with the same node and
+///   clock sequence (see [`clock_seq_pool`](super::clock_seq_pool)). A random starting
+///   value, or one the generator moves to, that another generator holds is passed over
+///   for the next free one; a clock sequence given with
+///   [`with_clock_seq`](Self::with_clock_seq) that another holds is an error
+///   ([`GenError::ClockSequenceInUse`]) from the first [`next`](Self::next), and so is a
+///   node whose 16,384 clock sequences are all held ([`GenError::ClockSequencesExhausted`]).
+///   A generator releases its clock sequence when it is dropped. Generators with a
+///   [store](Self::with_store) are kept apart by the store instead (one clock sequence a
+///   node, disjoint timestamps), and the `random` node strategy by its nodes.
 ///
 /// ```
 /// use uuidkit::generator::gregorian::GregorianGenerator;
@@ -164,6 +176,8 @@ pub struct GregorianGenerator<C = SystemClock, R = Csprng> {
     /// The clock went back since the last lease (with a store: lease anew).
     clock_went_back: bool,
     store: Option<StoreLink>,
+    /// The (node, clock sequence) this generator holds in the process's pool.
+    claim: Option<Claim>,
 }
 
 /// Gregorian blocks: from 16 ticks to 10 ms, grown while a block lasts less than 30 ms of
@@ -254,6 +268,7 @@ impl<C: Clock, R: RngCore> GregorianGenerator<C, R> {
             clock_seq_fixed: false,
             clock_went_back: false,
             store: None,
+            claim: None,
         }
     }
 
@@ -407,6 +422,26 @@ impl<C: Clock, R: RngCore> GregorianGenerator<C, R> {
         self.clock_seq
     }
 
+    /// Claims this generator's (node, clock sequence) in the process's
+    /// [pool](super::clock_seq_pool) now rather than at the first UUID, and returns the
+    /// clock sequence: the one it had, or the next free one when another generator holds
+    /// that. An error when the caller fixed a clock sequence another generator holds, or
+    /// when every clock sequence of the node is held. (A generator with a store, or with
+    /// the `random` node strategy, holds none and always succeeds.)
+    ///
+    /// ```
+    /// use uuidkit::{generator::gregorian::GregorianGenerator, node::NodeStrategy, NodeId};
+    /// let node = NodeStrategy::Fixed(NodeId::from_u64(0x0bad_cafe_0001).unwrap());
+    /// let mut a = GregorianGenerator::v1().with_node(node.clone());
+    /// let mut b = GregorianGenerator::v1().with_node(node);
+    /// assert_ne!(a.reserve_clock_seq()?, b.reserve_clock_seq()?);
+    /// # Ok::<(), uuidkit::generator::GenError>(())
+    /// ```
+    pub fn reserve_clock_seq(&mut self) -> Result<ClockSequence, GenError> {
+        self.ensure_claim()?;
+        Ok(self.clock_seq)
+    }
+
     /// Goes on with `cs`. A clock sequence already used in this cycle starts a new one:
     /// from now on timestamps stay above every timestamp handed out so far.
     fn switch_clock_seq(&mut self, cs: ClockSequence) {
@@ -415,6 +450,67 @@ impl<C: Clock, R: RngCore> GregorianGenerator<C, R> {
             self.used.clear();
             self.used.insert(cs);
             self.floor = Some(self.high);
+        }
+    }
+
+    /// Whether this generator's (node, clock sequence) must be held in the pool: in
+    /// memory and with a node that does not change at every UUID.
+    fn pooled(&self) -> bool {
+        !self.stored() && self.strategy != NodeStrategy::Random
+    }
+
+    /// Makes sure the pool holds this generator's (node, clock sequence), moving to the
+    /// next free clock sequence when another generator holds it (an error for one the
+    /// caller fixed, or when the node has none left).
+    fn ensure_claim(&mut self) -> Result<(), GenError> {
+        if !self.pooled() {
+            self.claim = None;
+            return Ok(());
+        }
+        if self
+            .claim
+            .as_ref()
+            .is_some_and(|c| c.is(self.node, self.clock_seq))
+        {
+            return Ok(());
+        }
+        let exact = self.clock_seq_fixed && self.claim.is_none();
+        match clock_seq_pool::claim(self.node, self.clock_seq, exact) {
+            Ok(c) => {
+                let cs = c.clock_seq();
+                self.claim = Some(c);
+                if cs != self.clock_seq {
+                    if self.started {
+                        self.switch_clock_seq(cs);
+                    } else {
+                        self.clock_seq = cs;
+                    }
+                }
+                Ok(())
+            }
+            Err(PoolError::InUse) => Err(GenError::ClockSequenceInUse {
+                node: self.node,
+                clock_seq: self.clock_seq,
+            }),
+            Err(PoolError::Exhausted) => Err(GenError::ClockSequencesExhausted { node: self.node }),
+        }
+    }
+
+    /// The clock sequence to move to instead of `wish`: the first free one from it in
+    /// the pool (held from now on), or the current one when the node has none free.
+    fn claim_next(&mut self, wish: ClockSequence) -> ClockSequence {
+        if !self.pooled() {
+            return wish;
+        }
+        match clock_seq_pool::claim(self.node, wish, false) {
+            Ok(c) => {
+                let cs = c.clock_seq();
+                self.claim = Some(c);
+                cs
+            }
+            // Every other one is held: stay on ours, which `switch_clock_seq` then
+            // treats as reused (a new cycle above every timestamp so far).
+            Err(_) => self.clock_seq,
         }
     }
 
@@ -427,6 +523,7 @@ impl<C: Clock, R: RngCore> GregorianGenerator<C, R> {
         if next == current {
             next = current.next();
         }
+        let next = self.claim_next(next);
         self.switch_clock_seq(next);
     }
 
@@ -476,6 +573,7 @@ impl<C: Clock, R: RngCore> GregorianGenerator<C, R> {
             }
             _ => {}
         }
+        self.ensure_claim()?;
         let stored = self.stored();
         // With a store, v1 too keeps its timestamps above every one handed out.
         let v6 = self.layout == Layout::V6 || stored;
@@ -561,7 +659,8 @@ impl<C: Clock, R: RngCore> GregorianGenerator<C, R> {
                     // with the stored one at the same timestamps), in a new cycle above
                     // every timestamp used so far.
                     if !self.clock_seq_fixed {
-                        self.clock_seq = ClockSequence::from_masked(self.rng.next_u32() as u16);
+                        let wish = ClockSequence::from_masked(self.rng.next_u32() as u16);
+                        self.clock_seq = self.claim_next(wish);
                     }
                     self.used.clear();
                     self.used.insert(self.clock_seq);

@@ -4,6 +4,10 @@
 //! - [`gregorian`]: v1, v2 and v6 (100 ns since 1582, clock sequence, node ID).
 //! - [`unix`]: v7 (Unix milliseconds), all three methods of RFC 9562 §6.2.
 //! - [`custom`]: time-based v8 (Appendix B.1 layout).
+//! - [`draft`]: the 2021 draft's v7 and v8 layouts (as version 8); [`machine_id`]: the
+//!   draft's machine-ID bits, for those and for v7.
+//! - [`clock_seq_pool`]: one (node, clock sequence) per live Gregorian generator in a
+//!   process; [`sharded`]: Gregorian generators side by side, one per thread.
 //!
 //! Each generator is a state machine over a [`Clock`](crate::time::Clock) and a random
 //! source ([`RngCore`](crate::random::RngCore)): create and own one for full control, or
@@ -36,10 +40,14 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
+pub mod clock_seq_pool;
 pub mod custom;
+pub mod draft;
 pub mod gregorian;
 pub(crate) mod leased;
+pub mod machine_id;
 pub(crate) mod monotonic;
+pub mod sharded;
 pub mod unix;
 
 use crate::Uuid;
@@ -64,6 +72,20 @@ pub enum GenError {
         /// The last timestamp the field holds.
         timestamp: UnixTime,
     },
+    /// Another live Gregorian generator of this process holds the clock sequence given
+    /// for this node ([`clock_seq_pool`]).
+    ClockSequenceInUse {
+        /// The node.
+        node: crate::NodeId,
+        /// The clock sequence asked for.
+        clock_seq: crate::layout::ClockSequence,
+    },
+    /// Live Gregorian generators of this process hold all 16,384 clock sequences of the
+    /// node ([`clock_seq_pool`]).
+    ClockSequencesExhausted {
+        /// The node.
+        node: crate::NodeId,
+    },
 }
 
 impl fmt::Display for GenError {
@@ -79,6 +101,19 @@ impl fmt::Display for GenError {
                 "the 60-bit Gregorian timestamp is used up to its last tick, {}: \
                  no later v1/v2/v6 UUID can be made (is the clock set past the year 5236?)",
                 timestamp.to_rfc3339(7)
+            ),
+            GenError::ClockSequenceInUse { node, clock_seq } => write!(
+                f,
+                "clock sequence {} of node {node} is held by another live generator in this \
+                 process: no two may share a (node, clock sequence), or they would make the \
+                 same UUIDs; give another clock sequence (or none: a free one is chosen)",
+                clock_seq.get()
+            ),
+            GenError::ClockSequencesExhausted { node } => write!(
+                f,
+                "all 16,384 clock sequences of node {node} are held by live generators in \
+                 this process: no two may share a (node, clock sequence), or they would make \
+                 the same UUIDs; drop one, or give this generator another node"
             ),
         }
     }
@@ -147,6 +182,7 @@ type HeldForFork = (
     MutexGuard<'static, Option<gregorian::GregorianGenerator>>,
     MutexGuard<'static, Option<unix::UnixGenerator>>,
     MutexGuard<'static, Option<custom::CustomGenerator>>,
+    MutexGuard<'static, clock_seq_pool::Pool>,
 );
 
 thread_local! {
@@ -156,7 +192,8 @@ thread_local! {
 }
 
 /// Runs in the thread that calls `fork`, just before it: takes every process-wide lock
-/// (always in this order; no code path holds two), so no other thread is inside a
+/// (always in this order: a generator's lock is taken before the clock-sequence pool's,
+/// the one lock taken inside another), so no other thread is inside a
 /// generator when the process is copied. Without it, a child copied while another thread
 /// held a lock would wait forever for a thread it does not have.
 fn lock_all_for_fork() {
@@ -165,6 +202,8 @@ fn lock_all_for_fork() {
         V6.lock().unwrap_or_else(|e| e.into_inner()),
         V7_STORED.lock().unwrap_or_else(|e| e.into_inner()),
         V8.lock().unwrap_or_else(|e| e.into_inner()),
+        // Taken inside generator locks (by `next`), so after them.
+        clock_seq_pool::lock_for_fork(),
     );
     HELD_FOR_FORK.with(|h| *h.borrow_mut() = Some(held));
 }

@@ -36,6 +36,8 @@ pub(crate) struct Monotonic {
     counter_bits: u32,
     step: Step,
     fork_generation: u64,
+    /// Seeds are 0 (the 2021 draft's sequences), not random.
+    zero_seed: bool,
 }
 
 pub(crate) fn random_u128(rng: &mut impl RngCore) -> u128 {
@@ -54,10 +56,22 @@ impl Monotonic {
             counter_bits,
             step,
             fork_generation: 0,
+            zero_seed: false,
         }
     }
 
+    /// The counter starts at 0 on each new timestamp instead of at a random value (the
+    /// 2021 draft's rule for its v7 and v8 sequences). After `fork` it then goes on from
+    /// where it was: the child's random bits keep it apart from the parent.
+    pub(crate) const fn zero_seeded(mut self) -> Monotonic {
+        self.zero_seed = true;
+        self
+    }
+
     fn seed(&self, rng: &mut impl RngCore) -> u128 {
+        if self.zero_seed {
+            return 0;
+        }
         random_u128(rng) & ((1u128 << (self.counter_bits - 1)) - 1)
     }
 
@@ -72,7 +86,7 @@ impl Monotonic {
             self.fork_generation = fork;
             // The parent's block is the parent's.
             self.block_last = None;
-            if self.started {
+            if self.started && !self.zero_seed {
                 self.counter = self.seed(rng);
             }
         }

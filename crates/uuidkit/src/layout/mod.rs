@@ -2,6 +2,10 @@
 //! functions, `encode(fields) -> Uuid` and `decode(Uuid) -> fields`, with no clock, no
 //! randomness and no state. Generators ([`crate::generator`]) decide the field values; these
 //! modules only pack and unpack them.
+//!
+//! Beyond the versions: [`draft`] has the 2021 draft's v7 and v8 layouts, and [`Layout`]
+//! names every layout a v8 UUID may follow (`b1`, `b2`, `draft-v7-ms`, …) for
+//! [`decode_as`], which reads a UUID as the layout the caller names.
 
 use core::fmt;
 
@@ -15,6 +19,10 @@ pub mod v5;
 pub mod v6;
 pub mod v7;
 pub mod v8;
+
+pub mod draft;
+mod named;
+pub use named::{Decoded, Layout, LayoutParseError, decode_as, hex_of};
 
 mod name_based;
 pub use name_based::HashAlgorithm;
@@ -84,6 +92,27 @@ pub enum LayoutError {
         /// The value given.
         value: u64,
     },
+    /// A field value above the largest its field stands for.
+    FieldTooLarge {
+        /// The field's name.
+        field: &'static str,
+        /// The largest value allowed.
+        max: u64,
+        /// The value given.
+        value: u64,
+    },
+    /// A field that must not be all zero bits is (the draft layouts' node and random bits).
+    AllZero {
+        /// The field's name.
+        field: &'static str,
+    },
+    /// Bits the layout requires to be zero are not.
+    NotZero {
+        /// The field's name.
+        field: &'static str,
+        /// The bits found.
+        value: u64,
+    },
 }
 
 impl fmt::Display for LayoutError {
@@ -103,6 +132,16 @@ impl fmt::Display for LayoutError {
             LayoutError::FieldTooWide { field, bits, value } => {
                 write!(f, "{field} is {bits} bits wide; {value:#x} does not fit")
             }
+            LayoutError::FieldTooLarge { field, max, value } => {
+                write!(f, "{field} is at most {max}; {value} is too large")
+            }
+            LayoutError::AllZero { field } => {
+                write!(f, "{field} must not be all zero bits")
+            }
+            LayoutError::NotZero { field, value } => write!(
+                f,
+                "{field} must be zero in this layout, found {value:#x}: not a UUID of this layout"
+            ),
         }
     }
 }

@@ -99,6 +99,9 @@ pub mod kind {
     pub const V7: u8 = 7;
     /// Time-based v8.
     pub const V8: u8 = 8;
+    /// The 2021 draft's layouts: this plus the layout's index in
+    /// [`Layout::ALL`](crate::layout::Layout::ALL) (18 to 24).
+    pub const DRAFT: u8 = 16;
 }
 
 /// The most positions one lease may cover, per kind: one second of the kind's time
@@ -116,6 +119,7 @@ pub const fn max_lease_len(kind: GeneratorKind) -> u128 {
         GeneratorKind::Gregorian(_) => 10_000_000,
         GeneratorKind::V7 => 1000 << 42,
         GeneratorKind::V8 => 100_000_000 << 30,
+        GeneratorKind::Draft(_) => kind.draft_second(),
     }
 }
 
@@ -355,6 +359,13 @@ impl WireLeaseRequest {
             GeneratorKind::Gregorian(n) => (kind::GREGORIAN, *n.as_bytes()),
             GeneratorKind::V7 => (kind::V7, [0; 6]),
             GeneratorKind::V8 => (kind::V8, [0; 6]),
+            GeneratorKind::Draft(l) => {
+                let i = crate::layout::Layout::ALL
+                    .iter()
+                    .position(|x| *x == l)
+                    .unwrap_or(0);
+                (kind::DRAFT + i as u8, [0; 6])
+            }
         };
         b[0] = k;
         b[1] = u8::from(self.max_start.is_some()) | u8::from(self.clock_seq.is_some()) << 1;
@@ -388,14 +399,21 @@ impl WireLeaseRequest {
         let node = NodeId::from_bytes([b[6], b[7], b[8], b[9], b[10], b[11]]);
         let kind = match b[0] {
             kind::GREGORIAN => GeneratorKind::Gregorian(node),
-            kind::V7 | kind::V8 if node != NodeId::from_bytes([0; 6]) => {
+            kind::V7 | kind::V8 | kind::DRAFT..=31 if node != NodeId::from_bytes([0; 6]) => {
                 return Err(ProtocolError::malformed(
                     "node",
-                    "not zero for a v7 or v8 lease",
+                    "not zero for a v7, v8 or draft layout lease",
                 ));
             }
             kind::V7 => GeneratorKind::V7,
             kind::V8 => GeneratorKind::V8,
+            k @ kind::DRAFT..=31
+                if crate::layout::Layout::ALL
+                    .get((k - kind::DRAFT) as usize)
+                    .is_some_and(|l| crate::layout::draft::Units::of(*l).is_some()) =>
+            {
+                GeneratorKind::Draft(crate::layout::Layout::ALL[(k - kind::DRAFT) as usize])
+            }
             found => return Err(ProtocolError::UnknownKind { found }),
         };
         let u16_at = |i: usize| u16::from_be_bytes([b[i], b[i + 1]]);
@@ -820,6 +838,28 @@ mod tests {
         assert_eq!(roundtrip(&Request::Lease(w)), Request::Lease(w));
         let w = WireLeaseRequest::from(&LeaseRequest::new(GeneratorKind::V8, 0, 0, 1));
         assert_eq!(roundtrip(&Request::Lease(w)), Request::Lease(w));
+    }
+
+    #[test]
+    fn draft_layout_kinds_round_trip_and_others_are_unknown() {
+        for l in crate::layout::Layout::ALL {
+            let kind = GeneratorKind::Draft(l);
+            let w = WireLeaseRequest::from(&LeaseRequest::new(kind, 0, 5, 1));
+            if crate::layout::draft::Units::of(l).is_some() {
+                assert_eq!(roundtrip(&Request::Lease(w)), Request::Lease(w), "{l}");
+            }
+        }
+        // 16 and 17 would be b1 and b2, which have no entries of their own; 25 and up
+        // are no layout.
+        let w = WireLeaseRequest::from(&LeaseRequest::new(GeneratorKind::V7, 0, 0, 1));
+        for found in [16, 17, 25, 31] {
+            let mut b = w.encode_body();
+            b[0] = found;
+            assert_eq!(
+                Request::decode(op::LEASE, &b),
+                Err(ProtocolError::UnknownKind { found })
+            );
+        }
     }
 
     #[test]

@@ -338,15 +338,22 @@ fn parse_boot(n: usize, line: &str) -> Result<Option<String>, Problem> {
 fn parse_entry(n: usize, line: &str) -> Result<Entry, Problem> {
     let mut words = line.split(' ');
     let kind_word = words.next().unwrap_or("");
+    let draft = kind_word
+        .parse::<crate::layout::Layout>()
+        .ok()
+        .filter(|l| crate::layout::draft::Units::of(*l).is_some());
     let gregorian = match kind_word {
         "gregorian" => true,
         "v7" | "v8" => false,
+        _ if draft.is_some() => false,
         _ => {
             return Err(syntax(
                 n,
                 "kind",
                 format!(
-                    "{} is not a generator kind (gregorian, v7, v8)",
+                    "{} is not a generator kind (gregorian, v7, v8, draft-v7-ms, \
+                     draft-v7-us, draft-v7-ns, draft-v8-32, draft-v8-48, draft-v8-60, \
+                     draft-v8-64)",
                     quote(kind_word)
                 ),
             ));
@@ -393,7 +400,11 @@ fn parse_entry(n: usize, line: &str) -> Result<Entry, Problem> {
             GeneratorKind::Gregorian(node)
         }
         "v7" => GeneratorKind::V7,
-        _ => GeneratorKind::V8,
+        "v8" => GeneratorKind::V8,
+        _ => match draft {
+            Some(l) => GeneratorKind::Draft(l),
+            None => GeneratorKind::V8,
+        },
     };
     let max = kind.max_position();
     let position = |name: &'static str| -> Result<u128, Problem> {
