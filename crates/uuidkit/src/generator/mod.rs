@@ -403,3 +403,79 @@ pub fn v8() -> Uuid {
         })
         .next()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Mutex;
+
+    /// Threads mixing `v7` and `v7_fill`: each thread's UUIDs increase, none repeats,
+    /// and a call that starts after another thread published its result returns more
+    /// (one global order, not one per thread).
+    #[test]
+    fn v7_and_v7_fill_keep_one_order_across_threads() {
+        let published = Mutex::new(Uuid::NIL);
+        let all: Vec<Vec<Uuid>> = std::thread::scope(|s| {
+            let threads: Vec<_> = (0..4)
+                .map(|t| {
+                    let published = &published;
+                    s.spawn(move || {
+                        let mut mine = Vec::new();
+                        let mut batch = vec![Uuid::NIL; 3000];
+                        for i in 0..400 {
+                            let seen = *published.lock().unwrap();
+                            let n = (i * 37 + t * 11) % 3000;
+                            let out: &[Uuid] = if i % 3 == 0 {
+                                batch[0] = v7();
+                                &batch[..1]
+                            } else {
+                                v7_fill(&mut batch[..n]);
+                                &batch[..n]
+                            };
+                            if let (Some(first), Some(last)) = (out.first(), out.last()) {
+                                assert!(*first > seen, "{first} after {seen} was published");
+                                let mut p = published.lock().unwrap();
+                                *p = (*p).max(*last);
+                            }
+                            assert!(out.windows(2).all(|w| w[0] < w[1]));
+                            if let (Some(prev), Some(first)) = (mine.last(), out.first()) {
+                                assert!(first > prev, "a thread's sequence decreased");
+                            }
+                            mine.extend_from_slice(out);
+                        }
+                        mine
+                    })
+                })
+                .collect();
+            threads.into_iter().map(|t| t.join().unwrap()).collect()
+        });
+        let mut every: Vec<Uuid> = all.into_iter().flatten().collect();
+        let n = every.len();
+        every.sort_unstable();
+        every.dedup();
+        assert_eq!(every.len(), n, "a v7 UUID repeated");
+    }
+
+    #[test]
+    fn v4_fill_never_repeats_across_threads() {
+        let all: Vec<Vec<Uuid>> = std::thread::scope(|s| {
+            let threads: Vec<_> = (0..4)
+                .map(|_| {
+                    s.spawn(|| {
+                        let mut batch = vec![Uuid::NIL; 100_000];
+                        v4_fill(&mut batch);
+                        batch.push(v4());
+                        batch
+                    })
+                })
+                .collect();
+            threads.into_iter().map(|t| t.join().unwrap()).collect()
+        });
+        let mut every: Vec<Uuid> = all.into_iter().flatten().collect();
+        assert!(every.iter().all(|u| u.version() == crate::Version::V4));
+        let n = every.len();
+        every.sort_unstable();
+        every.dedup();
+        assert_eq!(every.len(), n, "a v4 UUID repeated");
+    }
+}
