@@ -32,7 +32,8 @@
 //! when it forked: the thread calling `fork` takes every process-wide lock just before
 //! and releases it just after (`pthread_atfork`), so the child never inherits a lock
 //! held by a thread it does not have. The child then takes new random bits, a new clock
-//! sequence and (with the `static` node strategy) a new node.
+//! sequence and (with the `static` node strategy) a new node; its v7 UUIDs continue a
+//! millisecond after the last one before the fork, from counters of its own.
 
 use core::fmt;
 use std::cell::RefCell;

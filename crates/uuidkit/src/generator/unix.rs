@@ -1,5 +1,44 @@
 //! Version 7 generation (RFC 9562 §5.7, §6.2): Unix milliseconds and the three methods
 //! that keep UUIDs from one generator strictly increasing.
+//!
+//! # The process-wide generator ([`crate::v7`], [`crate::v7_fill`])
+//! Method 1 with a 42-bit counter, as [`UnixGenerator`], shared by every thread without a
+//! lock:
+//!
+//! - **One word, one `fetch_add`.** The state is one 64-bit word: the millisecond
+//!   (relative to the process's first use; 40 bits, 34 years) and a 23-bit count within
+//!   it. Each UUID is one atomic addition (a batch of up to 1,024: one addition of its
+//!   length), which never retries, and the order of the additions is the order of the
+//!   UUIDs, across all threads. A count that overflows carries into the next
+//!   millisecond, as §6.2 says a counter overflow should. When the word is behind the
+//!   clock, one compare-and-swap lifts it to the clock's millisecond; it is never
+//!   lowered, so a clock set back leaves the embedded time standing until the clock
+//!   catches up. The counter in the UUID is a per-millisecond seed plus the count: the
+//!   seed is 41 bits (top bit of the 42 clear) of AES-128 of the millisecond under a key
+//!   drawn from the CSPRNG for the process, so it is as unpredictable as a seed drawn at
+//!   random each millisecond, yet the same in every thread. 32 bits of every UUID come
+//!   fresh from the thread's CSPRNG.
+//! - **The clock gate.** Reading the system clock costs about 25 ns; the CPU's
+//!   invariant time-stamp counter a few. Each thread keeps its last clock reading, and
+//!   how many counter ticks may pass before that reading's millisecond can have ended:
+//!   the time left in it less a 20 µs margin, at the counter's measured rate less 1/64.
+//!   While fewer ticks have passed, the thread uses that millisecond without reading
+//!   the clock; otherwise it reads it. It reads it on any doubt: no invariant counter
+//!   (or not readable, or under Miri), a rate not measured yet (it is measured against
+//!   `CLOCK_MONOTONIC` over the process's first ~15 ms of use), a counter that went back
+//!   (another core), a reading within the margin of its millisecond's end, and after
+//!   `fork`. **Bound**: the timestamp is always the system clock's millisecond at a
+//!   reading taken less than one millisecond earlier; unless the clock was set in
+//!   between, it is the millisecond a fresh read would give. RFC 9562 §6.1 allows
+//!   timestamps altered this little ("implementations MAY alter the actual timestamp").
+//! - **fork.** A child process takes a new seed key and moves the word a millisecond
+//!   on before its first UUID: its UUIDs are greater than every one the process made
+//!   before the fork, and its counters are not its parent's.
+//! - **Window end.** Should the clock run 34 years past the process's first use, or
+//!   reach the end of the 48-bit range, the generator moves for good to a 128-bit state
+//!   advanced by compare-and-swap, above everything the word handed out.
+//! - **With `UUIDKIT_STATE`** ([`crate::generator::STATE_ENV`]) none of this is used: every
+//!   UUID is admitted through the store's lease under a lock, as with an owned generator.
 
 use core::fmt;
 use core::str::FromStr;
