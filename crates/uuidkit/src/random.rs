@@ -30,6 +30,7 @@
 //! `rand_chacha::ChaCha8Rng::seed_from_u64(7)`.
 
 use core::cell::RefCell;
+use core::mem::ManuallyDrop;
 
 use aes::Aes128;
 use ctr::cipher::{KeyIvInit, StreamCipher};
@@ -89,9 +90,13 @@ pub fn cipher() -> Cipher {
 type Aes128Ctr = ctr::Ctr128BE<Aes128>;
 
 enum Keystream {
-    // Boxed: the expanded AES keys are larger than the rest of the thread's state.
-    Aes(Box<Aes128Ctr>),
+    // `ManuallyDrop`: the expanded keys are plain arrays with nothing to free, and a
+    // thread-local without drop glue needs no destructor registered, which keeps every
+    // visit to it one check shorter.
+    Aes(ManuallyDrop<Aes128Ctr>),
     ChaCha(ChaCha8Rng),
+    /// A thread that has not drawn yet.
+    Unset,
 }
 
 impl Keystream {
@@ -101,7 +106,10 @@ impl Keystream {
             Cipher::Aes128Ctr => {
                 let (key, _) = seed.split_at(16);
                 let key: [u8; 16] = key.try_into().expect("16 of 32 bytes");
-                Keystream::Aes(Box::new(Aes128Ctr::new(&key.into(), &[0u8; 16].into())))
+                Keystream::Aes(ManuallyDrop::new(Aes128Ctr::new(
+                    &key.into(),
+                    &[0u8; 16].into(),
+                )))
             }
             Cipher::ChaCha8 => Keystream::ChaCha(ChaCha8Rng::from_seed(seed)),
         }
@@ -118,6 +126,7 @@ impl Keystream {
                 c.apply_keystream(dst);
             }
             Keystream::ChaCha(c) => c.fill_bytes(dst),
+            Keystream::Unset => unreachable!("keyed before the first byte"),
         }
     }
 }
@@ -135,6 +144,18 @@ pub(crate) struct ThreadRng {
 }
 
 impl ThreadRng {
+    /// A thread's state before its first draw: its fork generation matches none, so the
+    /// first visit keys it (one check for both "not yet keyed" and "copied by fork").
+    const UNSET: ThreadRng = ThreadRng {
+        cipher: Cipher::ChaCha8,
+        stream: Keystream::Unset,
+        fork_generation: u64::MAX,
+        budget: 0,
+        keys: 0,
+        buf: [0; BUFFER_BYTES],
+        pos: BUFFER_BYTES,
+    };
+
     fn new(cipher: Cipher) -> ThreadRng {
         // Registers the fork hook before the first byte is produced, so that every later
         // check can be the bare atomic load of `fork_generation_relaxed`.
@@ -150,14 +171,25 @@ impl ThreadRng {
         }
     }
 
-    /// Rekeys from the OS in a child after `fork`, where the buffer and the key are the
-    /// parent's too. Checked once per visit to the thread's state: a fork copies only
-    /// the thread that calls it, never one inside a visit.
+    /// Keys the stream before its first byte, and rekeys it from the OS in a child
+    /// after `fork`, where the buffer and the key are the parent's too. Checked once per
+    /// visit to the thread's state: a fork copies only the thread that calls it, never
+    /// one inside a visit.
     #[inline]
-    fn after_fork(&mut self) {
+    fn ready(&mut self) {
         if self.fork_generation != crate::platform::fork_generation_relaxed() {
-            *self = ThreadRng::new(self.cipher);
+            self.key_anew();
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn key_anew(&mut self) {
+        let c = match self.stream {
+            Keystream::Unset => cipher(),
+            _ => self.cipher,
+        };
+        *self = ThreadRng::new(c);
     }
 
     /// Counts one buffer's worth of keystream against the key's budget, rekeying first
@@ -189,12 +221,15 @@ impl ThreadRng {
     /// or in a parent before `fork`.
     #[inline]
     pub(crate) fn bytes<const N: usize>(&mut self) -> [u8; N] {
-        if self.pos + N > BUFFER_BYTES {
+        if self.pos > BUFFER_BYTES - N {
             self.refill();
         }
+        // `pos ≤ BUFFER_BYTES - N` here, which the `min` tells the compiler: one bounds
+        // check per draw instead of two.
+        let pos = self.pos.min(BUFFER_BYTES - N);
         let mut out = [0u8; N];
-        out.copy_from_slice(&self.buf[self.pos..self.pos + N]);
-        self.pos += N;
+        out.copy_from_slice(&self.buf[pos..pos + N]);
+        self.pos = pos + N;
         out
     }
 
@@ -245,7 +280,7 @@ impl ThreadRng {
 }
 
 thread_local! {
-    static STATE: RefCell<Option<ThreadRng>> = const { RefCell::new(None) };
+    static STATE: RefCell<ThreadRng> = const { RefCell::new(ThreadRng::UNSET) };
 }
 
 /// Runs `f` on this thread's random stream: one visit to the thread-local state (and one
@@ -254,9 +289,8 @@ thread_local! {
 pub(crate) fn with_thread_rng<T>(f: impl FnOnce(&mut ThreadRng) -> T) -> T {
     STATE.with(|s| {
         let mut s = s.borrow_mut();
-        let s = s.get_or_insert_with(|| ThreadRng::new(cipher()));
-        s.after_fork();
-        f(s)
+        s.ready();
+        f(&mut s)
     })
 }
 
@@ -326,9 +360,9 @@ mod tests {
     /// Runs `f` with this thread's stream replaced by a new one of cipher `c`, restoring
     /// a default one afterwards: how tests reach the cipher this CPU would not pick.
     fn with_cipher<T>(c: Cipher, f: impl FnOnce() -> T) -> T {
-        STATE.with(|s| *s.borrow_mut() = Some(ThreadRng::new(c)));
+        STATE.with(|s| *s.borrow_mut() = ThreadRng::new(c));
         let out = f();
-        STATE.with(|s| *s.borrow_mut() = None);
+        STATE.with(|s| *s.borrow_mut() = ThreadRng::UNSET);
         out
     }
 

@@ -504,7 +504,14 @@ pub(crate) struct V7Thread {
     prf: Option<Aes128Enc>,
     seed_ms: u64,
     seed: u64,
+    /// Random tails for single calls, drawn from the thread's CSPRNG [`TAIL_BYTES`] at a
+    /// time (one visit to it instead of one per UUID); dropped after `fork`.
+    tails: [u8; TAIL_BYTES],
+    tail_pos: usize,
 }
+
+/// Bytes of random tails a thread draws at once for single `v7()` calls.
+const TAIL_BYTES: usize = 256;
 
 impl V7Thread {
     pub(crate) const fn new() -> V7Thread {
@@ -516,7 +523,32 @@ impl V7Thread {
             prf: None,
             seed_ms: u64::MAX,
             seed: 0,
+            tails: [0; TAIL_BYTES],
+            tail_pos: TAIL_BYTES,
         }
+    }
+
+    /// 32 fresh random bits from the thread's CSPRNG.
+    #[inline]
+    fn tail(&mut self) -> u32 {
+        if self.tail_pos > TAIL_BYTES - 4 {
+            self.draw_tails();
+        }
+        let p = self.tail_pos.min(TAIL_BYTES - 4);
+        self.tail_pos = p + 4;
+        u32::from_ne_bytes([
+            self.tails[p],
+            self.tails[p + 1],
+            self.tails[p + 2],
+            self.tails[p + 3],
+        ])
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn draw_tails(&mut self) {
+        crate::random::with_thread_rng(|r| r.fill(&mut self.tails));
+        self.tail_pos = 0;
     }
 
     /// seed(ms): the low 41 bits of AES-128 of `ms` under the process's key.
@@ -565,8 +597,8 @@ impl ProcessV7 {
         let now = th.gate.now_ms(clock, ticks);
         match self.reserve(th, now, 1) {
             Some(p) => {
-                let tail = crate::random::with_thread_rng(|r| r.bytes::<4>());
-                self.make(th, p, u32::from_ne_bytes(tail))
+                let tail = th.tail();
+                self.make(th, p, tail)
             }
             None => self.wide_next(th, now, fork),
         }
@@ -706,6 +738,8 @@ impl ProcessV7 {
         };
         th.prf = Some(Aes128Enc::new(&key.to_le_bytes().into()));
         th.seed_ms = u64::MAX;
+        // Tails drawn before a fork are the parent's too.
+        th.tail_pos = TAIL_BYTES;
         th.fork_generation = fork;
     }
 
