@@ -29,12 +29,10 @@ pub(crate) struct CpuTicks;
 /// Ticks per millisecond once measured; 0 while not yet, `u64::MAX` for never (no
 /// usable counter, or a rate out of bounds).
 static PER_MS: AtomicU64 = AtomicU64::new(0);
-/// Where the measurement started: the counter (0: not started) and `CLOCK_MONOTONIC`.
-/// The two are written once, by the thread that wins the first compare-and-swap on
-/// `ANCHOR_TICKS`; `ANCHOR_NS` is written before it, so a reader that sees the ticks
-/// sees the nanoseconds that go with them.
-static ANCHOR_TICKS: AtomicU64 = AtomicU64::new(0);
-static ANCHOR_NS: AtomicU64 = AtomicU64::new(0);
+/// Where the measurement started: `CLOCK_MONOTONIC` in the high half, the counter in the
+/// low half; 0 while not started. One atomic, written once by the thread that wins the
+/// compare-and-swap, so the two halves are always one pair.
+static ANCHOR: portable_atomic::AtomicU128 = portable_atomic::AtomicU128::new(0);
 /// Whether the counter is usable here: 0 not checked yet, 1 no, 2 yes.
 static USABLE: AtomicU8 = AtomicU8::new(0);
 
@@ -70,21 +68,29 @@ fn calibrate() -> Option<u64> {
         PER_MS.store(u64::MAX, Ordering::Relaxed);
         return None;
     }
-    let anchor = ANCHOR_TICKS.load(Ordering::Acquire);
-    if anchor == 0 {
+    let packed = ANCHOR.load(Ordering::Acquire);
+    if packed == 0 {
         let (ns, t) = pair()?;
-        ANCHOR_NS.store(ns, Ordering::Relaxed);
         // A thread that lost the race leaves the winner's pair in place.
-        let _ = ANCHOR_TICKS.compare_exchange(0, t.max(1), Ordering::Release, Ordering::Relaxed);
+        let _ = ANCHOR.compare_exchange(
+            0,
+            (u128::from(ns) << 64) | u128::from(t.max(1)),
+            Ordering::AcqRel,
+            Ordering::Acquire,
+        );
         return None;
     }
+    let (ns0, anchor) = ((packed >> 64) as u64, packed as u64);
     let t = read();
-    if t.wrapping_sub(anchor) < MIN_SPAN_TICKS {
-        // Not far enough yet; also a counter that went back (wraps to huge) lands below.
-        return if t < anchor { give_up() } else { None };
+    if t < anchor {
+        // Behind the measurement's start: counters of different cores that disagree by
+        // more than the time since. Not a counter to measure time with.
+        return give_up();
+    }
+    if t - anchor < MIN_SPAN_TICKS {
+        return None;
     }
     let (ns, t) = pair()?;
-    let ns0 = ANCHOR_NS.load(Ordering::Relaxed);
     let span = ns.checked_sub(ns0)?;
     if span < MIN_SPAN_NS || t <= anchor {
         return None;
