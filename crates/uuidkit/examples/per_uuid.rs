@@ -7,9 +7,10 @@
 //! ```
 //!
 //! The operations: `v4`, `v4_fill`, `v7`, `v7_fill`, `random` (16 bytes of the CSPRNG,
-//! drawn in bulk), `clock` (one system clock read). A first pass of the same count
-//! warms up (the tick counter's rate is measured in the first milliseconds); compare a
-//! run of N with one of 2N and divide the difference by N to leave out start-up.
+//! drawn in bulk), `clock` (one system clock read). Each run makes the count twice, a
+//! warm-up pass (the tick counter's rate is measured in the first milliseconds) and a
+//! timed one; instructions per UUID are (count for 2N − count for N) / 2N, which
+//! leaves start-up out.
 
 use std::hint::black_box;
 
