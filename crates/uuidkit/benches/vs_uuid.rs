@@ -94,10 +94,46 @@ fn generate(c: &mut Criterion) {
         b.iter(|| black_box(std::time::SystemTime::now()))
     });
 
+    // The floor under v4: the default random source's own cost for N × 16 bytes, drawn
+    // in one call (whole kilobytes of keystream written straight into the buffer).
+    let mut g = c.benchmark_group("random source 16 bytes");
+    g.throughput(Throughput::Bytes(16 * N as u64));
+    let mut bytes = vec![0u8; 16 * N];
+    g.bench_function("uuidkit", |b| {
+        b.iter(|| {
+            uuidkit::random::RngCore::fill_bytes(&mut uuidkit::random::Csprng, &mut bytes);
+            black_box(&bytes);
+        })
+    });
+    // The fallback cipher (no AES instructions), for comparison with the default.
+    let mut chacha8 = <rand_chacha::ChaCha8Rng as uuidkit::random::SeedableRng>::from_seed([7; 32]);
+    g.bench_function("chacha8", |b| {
+        b.iter(|| {
+            uuidkit::random::RngCore::fill_bytes(&mut chacha8, &mut bytes);
+            black_box(&bytes);
+        })
+    });
+    g.finish();
+
     let mut g = c.benchmark_group("v4");
     g.throughput(Throughput::Elements(N as u64));
     g.bench_function("uuidkit", |b| {
         b.iter(|| repeat(|| black_box(uuidkit::v4())))
+    });
+    g.bench_function("uuid", |b| {
+        b.iter(|| repeat(|| black_box(uuid::Uuid::new_v4())))
+    });
+    g.finish();
+
+    // The batch API against as many single calls of `uuid` (which has no batch API).
+    let mut batch = vec![uuidkit::Uuid::NIL; N];
+    let mut g = c.benchmark_group("v4_fill");
+    g.throughput(Throughput::Elements(N as u64));
+    g.bench_function("uuidkit", |b| {
+        b.iter(|| {
+            uuidkit::v4_fill(&mut batch);
+            black_box(&batch);
+        })
     });
     g.bench_function("uuid", |b| {
         b.iter(|| repeat(|| black_box(uuid::Uuid::new_v4())))
@@ -114,6 +150,19 @@ fn generate(c: &mut Criterion) {
     });
     g.finish();
 
+    let mut g = c.benchmark_group("v7_fill");
+    g.throughput(Throughput::Elements(N as u64));
+    g.bench_function("uuidkit", |b| {
+        b.iter(|| {
+            uuidkit::v7_fill(&mut batch);
+            black_box(&batch);
+        })
+    });
+    g.bench_function("uuid", |b| {
+        b.iter(|| repeat(|| black_box(uuid::Uuid::now_v7())))
+    });
+    g.finish();
+
     // Aggregate time per UUID with two threads generating at once: the ratio to the
     // one-thread time is the scaling factor.
     let mut g = c.benchmark_group("v7 2 threads");
@@ -121,6 +170,17 @@ fn generate(c: &mut Criterion) {
     g.bench_function("uuidkit", |b| {
         b.iter_custom(|iters| two_threads(iters, uuidkit::v7))
     });
+    g.bench_function("uuid", |b| {
+        b.iter_custom(|iters| {
+            two_threads(iters, || {
+                uuidkit::Uuid::from_bytes(*uuid::Uuid::now_v7().as_bytes())
+            })
+        })
+    });
+    g.finish();
+    let mut g = c.benchmark_group("v7_fill 2 threads");
+    g.throughput(Throughput::Elements(N as u64));
+    g.bench_function("uuidkit", |b| b.iter_custom(two_threads_fill));
     g.bench_function("uuid", |b| {
         b.iter_custom(|iters| {
             two_threads(iters, || {
@@ -201,6 +261,25 @@ fn two_threads(iters: u64, make: fn() -> uuidkit::Uuid) -> Duration {
     start.elapsed()
 }
 
+/// Two threads filling batches of N: `iters` batches in all.
+fn two_threads_fill(iters: u64) -> Duration {
+    let start = Instant::now();
+    std::thread::scope(|s| {
+        for t in 0..2 {
+            // Thread 0 takes the odd one out.
+            let n = iters / 2 + u64::from(t == 0 && iters % 2 == 1);
+            s.spawn(move || {
+                let mut batch = vec![uuidkit::Uuid::NIL; N];
+                for _ in 0..n {
+                    uuidkit::v7_fill(&mut batch);
+                    black_box(&batch);
+                }
+            });
+        }
+    });
+    start.elapsed()
+}
+
 /// Criterion's point estimate (mean, ns) for one benchmark, from its saved results.
 fn estimate(group: &str, id: &str) -> Option<f64> {
     let dir = std::env::var("CARGO_TARGET_DIR").unwrap_or_else(|_| "../../target".into());
@@ -219,8 +298,11 @@ fn table() {
         "parse urn",
         "format hyphenated",
         "v4",
+        "v4_fill",
         "v7",
+        "v7_fill",
         "v7 2 threads",
+        "v7_fill 2 threads",
         "v1",
         "v6",
     ] {
@@ -243,6 +325,29 @@ fn table() {
             "\nuuidkit v7, 2 threads aggregate / 1 thread rate: {:.2}×",
             one / two
         );
+    }
+    if let (Some(one), Some(two)) = (
+        estimate("v7_fill", "uuidkit"),
+        estimate("v7_fill 2 threads", "uuidkit"),
+    ) {
+        println!(
+            "uuidkit v7_fill, 2 threads aggregate / 1 thread rate: {:.2}×",
+            one / two
+        );
+    }
+    if let (Some(rng), Some(v4)) = (
+        estimate("random source 16 bytes", "uuidkit"),
+        estimate("v4", "uuidkit"),
+    ) {
+        println!(
+            "random source ({}): {:.2} ns per 16 bytes; v4 / random source: {:.2}×",
+            uuidkit::random::cipher(),
+            rng / N as f64,
+            v4 / rng
+        );
+    }
+    if let Some(chacha8) = estimate("random source 16 bytes", "chacha8") {
+        println!("ChaCha8: {:.2} ns per 16 bytes", chacha8 / N as f64);
     }
     println!("\n| owned generator, one thread | time per UUID | UUIDs per second |");
     println!("|---|---|---|");

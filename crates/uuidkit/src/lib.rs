@@ -67,7 +67,7 @@ pub mod text;
 pub mod time;
 mod uuid;
 
-pub use generator::{try_v1, try_v6, v1, v4, v6, v7, v8};
+pub use generator::{try_v1, try_v6, v1, v4, v4_fill, v6, v7, v7_fill, v8};
 pub use node::NodeId;
 pub use text::{Case, Format, ParseError};
 pub use uuid::{Uuid, Variant, Version};

@@ -229,6 +229,52 @@ fn siblings_diverge_from_each_other() {
     }
 }
 
+/// The batch APIs after fork: the child's v7 batch is above everything the process made
+/// before the fork, in a later millisecond, and shares no counter with the parent's
+/// batch; its v4 batch shares nothing with the parent's.
+#[test]
+fn batches_after_fork_are_the_childs_own() {
+    let mut before = [Uuid::NIL; 64];
+    uuidkit::v7_fill(&mut before);
+    let batches = || {
+        let mut v7s = [Uuid::NIL; 64];
+        let mut v4s = [Uuid::NIL; 64];
+        uuidkit::v7_fill(&mut v7s);
+        uuidkit::v4_fill(&mut v4s);
+        [v7s, v4s]
+    };
+    let child = in_child(Duration::from_secs(20), || {
+        batches()
+            .iter()
+            .flatten()
+            .flat_map(|u| *u.as_bytes())
+            .collect()
+    })
+    .unwrap();
+    let parent = batches();
+    let child: Vec<Uuid> = child
+        .chunks(16)
+        .map(|c| Uuid::from_bytes(c.try_into().unwrap()))
+        .collect();
+    let (child_v7, child_v4) = child.split_at(64);
+    assert!(child_v7.windows(2).all(|w| w[0] < w[1]));
+    assert!(
+        child_v7[0] > before[63],
+        "the child continues above the parent's past"
+    );
+    let ms = |u: &Uuid| uuidkit::layout::v7::decode(u).unwrap().unix_ts_ms;
+    assert!(ms(&child_v7[0]) > ms(&before[63]), "a millisecond on");
+    let parent_counters: std::collections::HashSet<u64> = parent[0].iter().map(counter).collect();
+    assert!(
+        child_v7
+            .iter()
+            .all(|u| !parent_counters.contains(&counter(u)))
+    );
+    for u in child_v4 {
+        assert!(!parent[1].contains(u));
+    }
+}
+
 const FIRST_USE_CHILD: &str = "UUIDKIT_TEST_FORK_FIRST_USE";
 
 /// Runs only as a child process (see below): one thread makes the process's first call

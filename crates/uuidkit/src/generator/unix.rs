@@ -1,20 +1,65 @@
 //! Version 7 generation (RFC 9562 §5.7, §6.2): Unix milliseconds and the three methods
 //! that keep UUIDs from one generator strictly increasing.
+//!
+//! # The process-wide generator ([`crate::v7`], [`crate::v7_fill`])
+//! Method 1 with a 42-bit counter, as [`UnixGenerator`], shared by every thread without a
+//! lock:
+//!
+//! - **One word, one `fetch_add`.** The state is one 64-bit word: the millisecond
+//!   (relative to the process's first use; 40 bits, 34 years) and a 23-bit count within
+//!   it. Each UUID is one atomic addition (a batch of up to 1,024: one addition of its
+//!   length), which never retries, and the order of the additions is the order of the
+//!   UUIDs, across all threads. A count that overflows carries into the next
+//!   millisecond, as §6.2 says a counter overflow should. When the word is behind the
+//!   clock, one compare-and-swap lifts it to the clock's millisecond; it is never
+//!   lowered, so a clock set back leaves the embedded time standing until the clock
+//!   catches up. The counter in the UUID is a per-millisecond seed plus the count: the
+//!   seed is 41 bits (top bit of the 42 clear) of AES-128 of the millisecond under a key
+//!   drawn from the CSPRNG for the process, so it is as unpredictable as a seed drawn at
+//!   random each millisecond, yet the same in every thread. 32 bits of every UUID come
+//!   fresh from the thread's CSPRNG.
+//! - **The clock gate.** Reading the system clock costs about 25 ns; the CPU's
+//!   invariant time-stamp counter a few. Each thread keeps its last clock reading, and
+//!   how many counter ticks may pass before that reading's millisecond can have ended:
+//!   the time left in it less a 20 µs margin, at the counter's measured rate less 1/64.
+//!   While fewer ticks have passed, the thread uses that millisecond without reading
+//!   the clock; otherwise it reads it. It reads it on any doubt: no invariant counter
+//!   (or not readable, or under Miri), a rate not measured yet (it is measured against
+//!   `CLOCK_MONOTONIC` over the process's first ~15 ms of use), a counter that went back
+//!   (another core), a reading within the margin of its millisecond's end, and after
+//!   `fork`. **Bound**: the timestamp is always the system clock's millisecond at a
+//!   reading taken less than one millisecond earlier; unless the clock was set in
+//!   between, it is the millisecond a fresh read would give. RFC 9562 §6.1 allows
+//!   timestamps altered this little ("implementations MAY alter the actual timestamp").
+//! - **fork.** A child process takes a new seed key and moves the word a millisecond
+//!   on before its first UUID: its UUIDs are greater than every one the process made
+//!   before the fork, and its counters are not its parent's.
+//! - **Window end.** Should the clock run 34 years past the process's first use, or
+//!   reach the end of the 48-bit range, the generator moves for good to a 128-bit state
+//!   advanced by compare-and-swap, above everything the word handed out.
+//! - **With `UUIDKIT_STATE`** ([`crate::generator::STATE_ENV`]) none of this is used: every
+//!   UUID is admitted through the store's lease under a lock, as with an owned generator.
 
 use core::fmt;
 use core::str::FromStr;
 
 use rand_core::RngCore;
 
+use core::mem::ManuallyDrop;
+use core::sync::atomic::AtomicU64;
 use std::sync::Arc;
+
+use aes::Aes128Enc;
+use aes::cipher::{BlockEncrypt, KeyInit};
 
 use super::leased::{self, BlockSizes, StoreLink};
 use super::monotonic::{Monotonic, Step};
 use crate::Uuid;
 use crate::layout::v7::pack;
+use crate::platform::tsc::TickSource;
 use crate::random::Csprng;
 use crate::store::{GeneratorKind, LeaseSource, StoreWarning};
-use crate::time::{Clock, SystemClock};
+use crate::time::{Clock, SystemClock, UnixTime};
 
 /// The §6.2 method that fills `rand_a` and `rand_b`.
 ///
@@ -308,12 +353,417 @@ impl<C: Clock, R: RngCore> Iterator for UnixGenerator<C, R> {
     }
 }
 
-/// The process-wide v7 generator behind [`crate::v7`]: Method 1 with the same 42-bit
-/// counter as [`UnixGenerator`], but its whole state — millisecond, counter and the fork
-/// generation it belongs to — is one 128-bit atomic, advanced by compare-and-swap. The
-/// clock is read and the random bits drawn before the swap, so threads share only the
-/// swap itself, and the order of the swaps is the order of the UUIDs: each is greater
-/// than every UUID any thread of the process got before it.
+// ---------------------------------------------------------------------------------------
+// The process-wide v7 generator behind `crate::v7` and `crate::v7_fill`.
+// ---------------------------------------------------------------------------------------
+
+/// How close to the end of a millisecond the clock gate stops trusting the tick counter
+/// and reads the clock again: room for counters of two cores that differ a little, and
+/// for the tick read landing a few nanoseconds after the clock read it precedes.
+pub(crate) const GATE_MARGIN_NS: u64 = 20_000;
+
+/// The clock gate: the last system clock reading of this thread, its millisecond, and
+/// how many ticks of the CPU's counter may pass before that millisecond can have ended.
+///
+/// A call first reads the tick counter (a few nanoseconds); while fewer ticks than
+/// `span` passed since the reading, the millisecond of the reading is still the
+/// current one and the clock is not read (about 25 ns). `span` is the time left in the
+/// millisecond less [`GATE_MARGIN_NS`], at the measured tick rate less 1/64. The gate
+/// reads the clock again on any doubt: a counter that went back (another core, a
+/// migrated VM), a tick rate not measured or refused, a reading within the margin of
+/// the millisecond's end, a reading before 1970 or at the end of the 48-bit range, and
+/// after `fork` ([`forget`](Self::forget)).
+///
+/// So the millisecond it returns is the one the system clock showed at a reading taken
+/// less than a millisecond earlier, and in which, by the counter, the clock still is:
+/// the same millisecond a fresh read would give unless the clock was set in between
+/// (then it is at most one millisecond stale, which RFC 9562 §6.1 allows: "altering,
+/// fuzzing, or smearing" the timestamp). The timestamp still only ever comes from the
+/// system clock.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct MillisGate {
+    ms: u64,
+    start: u64,
+    /// 0: read the clock on the next call.
+    span: u64,
+}
+
+impl MillisGate {
+    pub(crate) const fn new() -> MillisGate {
+        MillisGate {
+            ms: 0,
+            start: 0,
+            span: 0,
+        }
+    }
+
+    /// The current Unix millisecond (at most [`MS_MAX`]), read from `clock` only when
+    /// `ticks` cannot vouch that the last reading's millisecond is still current.
+    #[inline]
+    pub(crate) fn now_ms<C: Clock, T: TickSource>(&mut self, clock: &C, ticks: &T) -> u64 {
+        // One comparison covers both "not past the span" and "not before the start":
+        // a counter that went back wraps to a huge difference.
+        if self.span != 0 && ticks.now().wrapping_sub(self.start) < self.span {
+            return self.ms;
+        }
+        self.read(clock, ticks)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn read<C: Clock, T: TickSource>(&mut self, clock: &C, ticks: &T) -> u64 {
+        let per_ms = ticks.per_ms();
+        // The counter first, then the clock: the real time at `start` is then no later
+        // than the reading, so the span measured from it ends no later than it should.
+        let start = if per_ms.is_some() { ticks.now() } else { 0 };
+        let now = clock.now();
+        let ms = now.millis_since_epoch().min(MS_MAX);
+        self.ms = ms;
+        self.start = start;
+        self.span = 0;
+        if let Some(f) = per_ms
+            && now >= UnixTime::EPOCH
+            && ms < MS_MAX
+        {
+            let left = 1_000_000 - u64::from(now.subsec_nanos() % 1_000_000);
+            if left > GATE_MARGIN_NS {
+                let slow = f - f / 64;
+                self.span = ((left - GATE_MARGIN_NS) as u128 * slow as u128 / 1_000_000) as u64;
+            }
+        }
+        ms
+    }
+
+    /// Reads the clock on the next call.
+    pub(crate) fn forget(&mut self) {
+        self.span = 0;
+    }
+}
+
+/// Bits of the counter's per-millisecond part in the shared word, and of the
+/// millisecond since the process's base.
+const N_BITS: u32 = 23;
+const REL_BITS: u32 = 40;
+const N_MASK: u64 = (1 << N_BITS) - 1;
+/// Width of the 42-bit counter's random seed: top bit clear (RFC 9562 §6.2's rollover
+/// guard), so seed + n never leaves 42 bits.
+const SEED_MASK: u64 = (1 << (COUNTER_BITS - 1)) - 1;
+/// Bits of the fork generation kept beside a key, as in the wide state.
+const FORK_MASK: u64 = (1 << FORK_BITS) - 1;
+
+/// The process-wide v7 generator: Method 1 with a 42-bit counter, like
+/// [`UnixGenerator`], shared by every thread through one 64-bit word advanced by
+/// `fetch_add`.
+///
+/// # The word
+/// `ms − base` (40 bits) and `n` (23 bits), below a guard bit: the position of the last
+/// UUID handed out. `base` is the millisecond of the process's first use. Taking the
+/// next position is one `fetch_add(1)` (a batch: `fetch_add(k)`), which never retries,
+/// and the order of those additions is the order of the UUIDs. An `n` that overflows
+/// carries into the millisecond, as RFC 9562 §6.2 says a counter overflow should; at
+/// 2^23 UUIDs a millisecond that takes more than 8 billion a second. When the word is
+/// behind the clock (a new millisecond), a compare-and-swap lifts it to the clock's
+/// millisecond; it is never lowered, so a clock set back leaves the embedded time
+/// standing until the clock catches up.
+///
+/// # The counter
+/// UUID counter = seed(ms) + n, where seed(ms) is 41 bits of AES-128 of the millisecond
+/// under a key drawn from the CSPRNG for this process: a fresh unpredictable value each
+/// millisecond, as a seed drawn at random is, and the same for every thread without
+/// sharing anything but the key. Each thread keeps the expanded key and the last seed.
+/// 32 bits of every UUID come fresh from the thread's CSPRNG.
+///
+/// # fork
+/// A child takes a new key (so new seeds) and first moves the word one millisecond on:
+/// its UUIDs are greater than every UUID of the process before the fork, and its
+/// counters are not its parent's. The key carries the fork generation it belongs to; a
+/// thread whose generation is not the key's installs a new one with compare-and-swap
+/// (one wins, the others adopt it), after moving the word on.
+///
+/// # The end of the window
+/// A word at the guard (40 bits of milliseconds: 34 years after the base), or a
+/// millisecond past [`MS_MAX`], hands over to the 128-bit state [`SharedV7`], lifted
+/// above everything the word handed out; from then on every thread goes there.
+pub(crate) struct ProcessV7 {
+    word: AtomicU64,
+    /// The base millisecond + 1; 0 until first use.
+    base: AtomicU64,
+    /// key (90 bits) | fork generation (38 bits); 0: none yet.
+    key: portable_atomic::AtomicU128,
+    wide: SharedV7,
+}
+
+/// What one thread keeps of the process-wide v7 generator: the clock gate, and what it
+/// needs of the shared state without touching it (base, the window's end, the key).
+pub(crate) struct V7Thread {
+    /// The fork generation this was set up for; `u64::MAX` before the first use.
+    fork_generation: u64,
+    base: u64,
+    /// Word positions at or above this are past the window.
+    limit: u64,
+    gate: MillisGate,
+    // `ManuallyDrop`: the expanded key is plain arrays with nothing to free, and without
+    // drop glue the thread-local needs no destructor registered (one check less a call).
+    prf: Option<ManuallyDrop<Aes128Enc>>,
+    seed_ms: u64,
+    seed: u64,
+    /// Random tails for single calls, drawn from the thread's CSPRNG [`TAIL_BYTES`] at a
+    /// time (one visit to it instead of one per UUID); dropped after `fork`.
+    tails: [u8; TAIL_BYTES],
+    tail_pos: usize,
+}
+
+/// Bytes of random tails a thread draws at once for single `v7()` calls.
+const TAIL_BYTES: usize = 256;
+
+impl V7Thread {
+    pub(crate) const fn new() -> V7Thread {
+        V7Thread {
+            fork_generation: u64::MAX,
+            base: 0,
+            limit: 0,
+            gate: MillisGate::new(),
+            prf: None,
+            seed_ms: u64::MAX,
+            seed: 0,
+            tails: [0; TAIL_BYTES],
+            tail_pos: TAIL_BYTES,
+        }
+    }
+
+    /// 32 fresh random bits from the thread's CSPRNG.
+    #[inline]
+    fn tail(&mut self) -> u32 {
+        if self.tail_pos > TAIL_BYTES - 4 {
+            self.draw_tails();
+        }
+        let p = self.tail_pos.min(TAIL_BYTES - 4);
+        self.tail_pos = p + 4;
+        u32::from_ne_bytes([
+            self.tails[p],
+            self.tails[p + 1],
+            self.tails[p + 2],
+            self.tails[p + 3],
+        ])
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn draw_tails(&mut self) {
+        crate::random::with_thread_rng(|r| r.fill(&mut self.tails));
+        self.tail_pos = 0;
+    }
+
+    /// seed(ms): the low 41 bits of AES-128 of `ms` under the process's key.
+    #[inline]
+    fn seed(&mut self, ms: u64) -> u64 {
+        if ms != self.seed_ms {
+            self.seed = self.compute_seed(ms);
+            self.seed_ms = ms;
+        }
+        self.seed
+    }
+
+    #[cold]
+    fn compute_seed(&self, ms: u64) -> u64 {
+        let prf = self.prf.as_ref().expect("set up before the first position");
+        let mut block = aes::Block::from(u128::from(ms).to_le_bytes());
+        prf.encrypt_block(&mut block);
+        let mut low = [0u8; 8];
+        low.copy_from_slice(&block[..8]);
+        u64::from_le_bytes(low) & SEED_MASK
+    }
+}
+
+impl ProcessV7 {
+    pub(crate) const fn new() -> ProcessV7 {
+        ProcessV7 {
+            word: AtomicU64::new(0),
+            base: AtomicU64::new(0),
+            key: portable_atomic::AtomicU128::new(0),
+            wide: SharedV7::new(),
+        }
+    }
+
+    /// The next UUID, for a thread `th` on `clock` and `ticks`, in fork generation `fork`.
+    #[inline]
+    pub(crate) fn next_with<C: Clock, T: TickSource>(
+        &self,
+        th: &mut V7Thread,
+        clock: &C,
+        ticks: &T,
+        fork: u64,
+    ) -> Uuid {
+        if th.fork_generation != fork {
+            self.set_up(th, clock, fork);
+        }
+        let now = th.gate.now_ms(clock, ticks);
+        match self.reserve(th, now, 1) {
+            Some(p) => {
+                let tail = th.tail();
+                self.make(th, p, tail)
+            }
+            None => self.wide_next(th, now, fork),
+        }
+    }
+
+    /// Fills `out` with the next UUIDs: per chunk of [`FILL_CHUNK`], one gate check,
+    /// one `fetch_add` and one visit to the thread's random stream.
+    pub(crate) fn fill_with<C: Clock, T: TickSource>(
+        &self,
+        th: &mut V7Thread,
+        clock: &C,
+        ticks: &T,
+        fork: u64,
+        out: &mut [Uuid],
+    ) {
+        if th.fork_generation != fork {
+            self.set_up(th, clock, fork);
+        }
+        for chunk in out.chunks_mut(FILL_CHUNK) {
+            let now = th.gate.now_ms(clock, ticks);
+            match self.reserve(th, now, chunk.len() as u64) {
+                Some(first) => crate::random::with_thread_rng(|r| {
+                    for (p, u) in (first..).zip(chunk.iter_mut()) {
+                        *u = self.make(th, p, u32::from_ne_bytes(r.bytes::<4>()));
+                    }
+                }),
+                None => {
+                    for u in chunk {
+                        *u = self.wide_next(th, now, fork);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The first of `k` consecutive positions for a clock at `now_ms`, or `None` past
+    /// the window (the caller goes to the wide state).
+    #[inline]
+    fn reserve(&self, th: &V7Thread, now_ms: u64, k: u64) -> Option<u64> {
+        use core::sync::atomic::Ordering::{AcqRel, Acquire};
+        let rel = now_ms.saturating_sub(th.base);
+        if rel >= th.limit >> N_BITS {
+            return None;
+        }
+        let floor = rel << N_BITS;
+        let old = self.word.fetch_add(k, AcqRel);
+        let first = if old + 1 >= floor {
+            old + 1
+        } else {
+            // The word is behind the clock: lift it. The positions just added are below
+            // `floor` and below the new word, so nobody hands them out.
+            let mut cur = self.word.load(Acquire);
+            loop {
+                let first = (cur + 1).max(floor);
+                match self
+                    .word
+                    .compare_exchange_weak(cur, first + k - 1, AcqRel, Acquire)
+                {
+                    Ok(_) => break first,
+                    Err(actual) => cur = actual,
+                }
+            }
+        };
+        (first + k - 1 < th.limit).then_some(first)
+    }
+
+    /// The UUID at word position `p`.
+    #[inline]
+    fn make(&self, th: &mut V7Thread, p: u64, tail: u32) -> Uuid {
+        let ms = th.base + (p >> N_BITS);
+        let counter = th.seed(ms) + (p & N_MASK);
+        pack(
+            ms,
+            (counter >> 30) as u16,
+            ((counter & ((1 << 30) - 1)) << 32) | u64::from(tail),
+        )
+    }
+
+    /// Past the window: the 128-bit state, lifted above every position of the word.
+    #[cold]
+    #[inline(never)]
+    fn wide_next(&self, th: &V7Thread, now_ms: u64, fork: u64) -> Uuid {
+        // Close the window first, for good: a later call whose clock reads inside it
+        // (set back) must not take a position below what the wide state hands out. A
+        // call still taking a word position now is concurrent with this one, so either
+        // order is the order of the calls.
+        self.word
+            .fetch_max(th.limit, core::sync::atomic::Ordering::AcqRel);
+        let last_ms = (th.base + (th.limit >> N_BITS) - 1).min(MS_MAX);
+        self.wide.raise(last_ms, fork);
+        let [r1, r2] = [Csprng.next_u64(), Csprng.next_u64()];
+        self.wide.next(now_ms, fork, r1, r2)
+    }
+
+    /// First use in this thread, or in a new fork generation: the base, the window and
+    /// the key of this process (creating them where this is the first use at all).
+    #[cold]
+    #[inline(never)]
+    fn set_up<C: Clock>(&self, th: &mut V7Thread, clock: &C, fork: u64) {
+        use core::sync::atomic::Ordering::{AcqRel, Acquire};
+        th.gate.forget();
+        let mut base = self.base.load(Acquire);
+        if base == 0 {
+            let now = clock.now().millis_since_epoch().min(MS_MAX);
+            base = match self.base.compare_exchange(0, now + 1, AcqRel, Acquire) {
+                Ok(_) => now + 1,
+                Err(winner) => winner,
+            };
+        }
+        th.base = base - 1;
+        let window = (1u64 << REL_BITS).min(MS_MAX - th.base + 1);
+        th.limit = window << N_BITS;
+        let tag = fork & FORK_MASK;
+        let key = loop {
+            let rec = self.key.load(Acquire);
+            if rec != 0 && (rec as u64 & FORK_MASK) == tag {
+                break rec;
+            }
+            if rec != 0 {
+                // A parent's key: this is a child after fork. Move past everything the
+                // process handed out before, then take a key of its own.
+                self.skip_millisecond();
+            }
+            let fresh = loop {
+                let r = u128::from_ne_bytes(crate::random::bytes16()) << FORK_BITS;
+                if r != 0 {
+                    break r | u128::from(tag);
+                }
+            };
+            if self
+                .key
+                .compare_exchange(rec, fresh, AcqRel, Acquire)
+                .is_ok()
+            {
+                break fresh;
+            }
+        };
+        th.prf = Some(ManuallyDrop::new(Aes128Enc::new(&key.to_le_bytes().into())));
+        th.seed_ms = u64::MAX;
+        // Tails drawn before a fork are the parent's too.
+        th.tail_pos = TAIL_BYTES;
+        th.fork_generation = fork;
+    }
+
+    /// Moves the word to the start of its next millisecond.
+    fn skip_millisecond(&self) {
+        use core::sync::atomic::Ordering::{AcqRel, Acquire};
+        let _ = self
+            .word
+            .fetch_update(AcqRel, Acquire, |w| Some(((w >> N_BITS) + 1) << N_BITS));
+    }
+}
+
+/// UUIDs per gate check and `fetch_add` in [`ProcessV7::fill_with`]: a chunk takes about
+/// 2 µs, so its timestamps are as fresh as single calls', and the word moves by at most
+/// this much at once.
+const FILL_CHUNK: usize = 1024;
+
+/// The 128-bit state the process-wide v7 generator moves to past the end of its 64-bit
+/// word's window: Method 1 with the same 42-bit counter, millisecond, counter and fork
+/// generation in one atomic advanced by compare-and-swap, whose order is the order of
+/// the UUIDs.
 pub(crate) struct SharedV7 {
     // ms (48) | counter (42) | fork generation (38)
     state: portable_atomic::AtomicU128,
@@ -322,6 +772,7 @@ pub(crate) struct SharedV7 {
 const COUNTER_BITS: u32 = 42;
 const FORK_BITS: u32 = 38;
 const MS_MAX: u64 = (1 << 48) - 1;
+const COUNTER_MAX: u64 = (1 << COUNTER_BITS) - 1;
 
 impl SharedV7 {
     pub(crate) const fn new() -> SharedV7 {
@@ -330,32 +781,44 @@ impl SharedV7 {
         }
     }
 
-    #[inline]
-    pub(crate) fn next(&self) -> Uuid {
-        use core::sync::atomic::Ordering::{Acquire, Relaxed};
-        let now = SystemClock.now().millis_since_epoch().min(MS_MAX);
-        // Drawing random words first also registers the fork hook.
-        let [r1, r2] = crate::random::words2();
-        let seed = r1 & ((1 << (COUNTER_BITS - 1)) - 1);
-        let fork = crate::platform::fork_generation_relaxed() as u128 & ((1 << FORK_BITS) - 1);
+    const fn encode(ms: u64, counter: u64, fork: u128) -> u128 {
+        (ms as u128) << (COUNTER_BITS + FORK_BITS) | (counter as u128) << FORK_BITS | fork
+    }
+
+    /// Makes the state at least (`ms`, last counter value), so that the next UUID is in a
+    /// later millisecond than `ms`.
+    fn raise(&self, ms: u64, fork: u64) {
+        use core::sync::atomic::Ordering::{AcqRel, Acquire};
+        let floor = SharedV7::encode(ms, COUNTER_MAX, u128::from(fork & FORK_MASK));
+        let _ = self
+            .state
+            .fetch_update(AcqRel, Acquire, |cur| (cur < floor).then_some(floor));
+    }
+
+    /// The next UUID for a clock at `now` ms, with random words `r1` (seed) and `r2`
+    /// (tail).
+    fn next(&self, now: u64, fork: u64, r1: u64, r2: u64) -> Uuid {
+        use core::sync::atomic::Ordering::{AcqRel, Acquire};
+        let now = now.min(MS_MAX);
+        let seed = r1 & SEED_MASK;
+        let fork = u128::from(fork & FORK_MASK);
         let mut cur = self.state.load(Acquire);
         let (ms, counter) = loop {
             let ms = (cur >> (COUNTER_BITS + FORK_BITS)) as u64;
-            let counter = (cur >> FORK_BITS) as u64 & ((1 << COUNTER_BITS) - 1);
-            let (ms, counter) = if now > ms || cur & ((1 << FORK_BITS) - 1) != fork {
-                // A new millisecond, or the first UUID in a child after fork: reseed.
-                (now.max(ms), seed)
-            } else if counter + 1 < 1 << COUNTER_BITS {
+            let counter = (cur >> FORK_BITS) as u64 & COUNTER_MAX;
+            let (ms, counter) = if cur & u128::from(FORK_MASK) != fork && cur != 0 {
+                // The first UUID in a child after fork: a millisecond on, new seed.
+                ((ms + 1).max(now).min(MS_MAX), seed)
+            } else if now > ms {
+                (now, seed)
+            } else if counter < COUNTER_MAX {
                 (ms, counter + 1)
             } else {
+                // Overflow: the next millisecond; at the range's end, reseed (documented).
                 ((ms + 1).min(MS_MAX), seed)
             };
-            let next =
-                (ms as u128) << (COUNTER_BITS + FORK_BITS) | (counter as u128) << FORK_BITS | fork;
-            match self
-                .state
-                .compare_exchange_weak(cur, next, Acquire, Relaxed)
-            {
+            let next = SharedV7::encode(ms, counter, fork);
+            match self.state.compare_exchange_weak(cur, next, AcqRel, Acquire) {
                 Ok(_) => break (ms, counter),
                 Err(actual) => cur = actual,
             }
@@ -365,5 +828,342 @@ impl SharedV7 {
             (counter >> 30) as u16,
             ((counter & ((1 << 30) - 1)) << 32) | (r2 & 0xffff_ffff),
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clock::ManualClock;
+    use crate::random::SeedableRng;
+    use core::cell::Cell;
+    use std::time::Duration;
+
+    /// A tick counter under the test's control: `per_ms` ticks a millisecond, or none.
+    struct ManualTicks {
+        now: Cell<u64>,
+        per_ms: Option<u64>,
+    }
+
+    impl ManualTicks {
+        fn new(per_ms: Option<u64>) -> ManualTicks {
+            ManualTicks {
+                now: Cell::new(1_000_000),
+                per_ms,
+            }
+        }
+        fn advance(&self, ticks: u64) {
+            self.now.set(self.now.get() + ticks);
+        }
+        fn back(&self, ticks: u64) {
+            self.now.set(self.now.get() - ticks);
+        }
+    }
+
+    impl TickSource for ManualTicks {
+        fn now(&self) -> u64 {
+            self.now.get()
+        }
+        fn per_ms(&self) -> Option<u64> {
+            self.per_ms
+        }
+    }
+
+    /// A clock that counts its readings.
+    struct Counting<'a>(&'a ManualClock, Cell<u32>);
+
+    impl Clock for Counting<'_> {
+        fn now(&self) -> UnixTime {
+            self.1.set(self.1.get() + 1);
+            self.0.now()
+        }
+    }
+
+    const T0: u64 = 1_700_000_000_000;
+    /// One tick a nanosecond.
+    const GHZ: u64 = 1_000_000;
+
+    fn at(ms: u64, sub_ns: u32) -> UnixTime {
+        UnixTime::new((ms / 1000) as i64, (ms % 1000) as u32 * 1_000_000 + sub_ns)
+    }
+
+    /// The ticks the gate trusts after a reading `into` ns into a millisecond.
+    fn trusted(into: u64) -> u64 {
+        let slow = GHZ - GHZ / 64;
+        (1_000_000 - into - GATE_MARGIN_NS) * slow / 1_000_000
+    }
+
+    #[test]
+    fn gate_keeps_the_millisecond_only_while_the_ticks_vouch_for_it() {
+        let manual = ManualClock::new(at(T0, 200_000));
+        let clock = Counting(&manual, Cell::new(0));
+        let ticks = ManualTicks::new(Some(GHZ));
+        let mut gate = MillisGate::new();
+        assert_eq!(gate.now_ms(&clock, &ticks), T0);
+        assert_eq!(clock.1.get(), 1);
+        // The clock moves on but the ticks say the millisecond cannot have ended: the
+        // clock is not read (the manual clock's jump is what shows it).
+        manual.set(at(T0 + 5, 0));
+        ticks.advance(trusted(200_000) - 1);
+        assert_eq!(gate.now_ms(&clock, &ticks), T0);
+        assert_eq!(clock.1.get(), 1);
+        // One tick more: read.
+        ticks.advance(1);
+        assert_eq!(gate.now_ms(&clock, &ticks), T0 + 5);
+        assert_eq!(clock.1.get(), 2);
+        // Read at the millisecond's very start: trusted for nearly all of it.
+        assert_eq!(gate.now_ms(&clock, &ticks), T0 + 5);
+        assert_eq!(clock.1.get(), 2);
+        // Ticks that went back (another core, a migrated machine): read.
+        ticks.back(1);
+        manual.set(at(T0 + 6, 0));
+        assert_eq!(gate.now_ms(&clock, &ticks), T0 + 6);
+        assert_eq!(clock.1.get(), 3);
+        // After fork (or any doubt): read.
+        gate.forget();
+        manual.set(at(T0 + 7, 0));
+        assert_eq!(gate.now_ms(&clock, &ticks), T0 + 7);
+        assert_eq!(clock.1.get(), 4);
+    }
+
+    #[test]
+    fn gate_reads_every_time_without_a_trusted_counter_or_near_the_end() {
+        for (per_ms, sub_ns, ms) in [
+            (None, 0, T0),
+            // Within the margin of the millisecond's end.
+            (Some(GHZ), 1_000_000 - GATE_MARGIN_NS as u32, T0),
+            // Before 1970, and at the end of the 48-bit range.
+            (Some(GHZ), 0, 0),
+            (Some(GHZ), 0, MS_MAX),
+        ] {
+            let manual = if ms == 0 {
+                ManualClock::new(UnixTime::new(-5, 0))
+            } else {
+                ManualClock::new(at(ms, sub_ns))
+            };
+            let clock = Counting(&manual, Cell::new(0));
+            let ticks = ManualTicks::new(per_ms);
+            let mut gate = MillisGate::new();
+            for i in 1..=5 {
+                assert_eq!(gate.now_ms(&clock, &ticks), ms);
+                assert_eq!(clock.1.get(), i, "{per_ms:?} {sub_ns} {ms}");
+            }
+        }
+    }
+
+    /// The bound: whenever the gate keeps a millisecond without reading, the real time
+    /// (the counter at a true rate anywhere from the measured one down to 1/64 below
+    /// it) is still inside that millisecond, at least the margin before its end.
+    #[test]
+    fn gate_never_keeps_an_ended_millisecond() {
+        let mut rng = <rand_chacha::ChaCha8Rng as SeedableRng>::seed_from_u64(9);
+        for _ in 0..20_000 {
+            let into = rng.next_u64() % 1_000_000;
+            let true_per_ms = GHZ - rng.next_u64() % (GHZ / 64 + 1);
+            let elapsed = rng.next_u64() % (2 * GHZ);
+            let manual = ManualClock::new(at(T0, into as u32));
+            let ticks = ManualTicks::new(Some(GHZ));
+            let mut gate = MillisGate::new();
+            gate.now_ms(&manual, &ticks);
+            ticks.advance(elapsed);
+            // Where the clock really is by then.
+            let real_ns = into + elapsed * 1_000_000 / true_per_ms;
+            manual.set(at(T0 + real_ns / 1_000_000, (real_ns % 1_000_000) as u32));
+            let got = gate.now_ms(&manual, &ticks);
+            assert_eq!(
+                got,
+                T0 + real_ns / 1_000_000,
+                "{into} {elapsed} {true_per_ms}"
+            );
+        }
+    }
+
+    trait Millis {
+        fn unix_millis(&self) -> Option<u64>;
+    }
+
+    impl Millis for Uuid {
+        fn unix_millis(&self) -> Option<u64> {
+            crate::layout::v7::decode(self).ok().map(|f| f.unix_ts_ms)
+        }
+    }
+
+    fn counter(u: &Uuid) -> u64 {
+        let f = crate::layout::v7::decode(u).unwrap();
+        ((f.rand_a as u64) << 30) | (f.rand_b >> 32)
+    }
+
+    #[test]
+    fn process_v7_increases_through_any_clock_and_batch() {
+        let g = ProcessV7::new();
+        let manual = ManualClock::new(at(T0, 0));
+        let ticks = ManualTicks::new(Some(GHZ));
+        let mut th = V7Thread::new();
+        let mut last = Uuid::NIL;
+        let mut batch = vec![Uuid::NIL; 3000];
+        let mut rng = <rand_chacha::ChaCha8Rng as SeedableRng>::seed_from_u64(4);
+        for step in 0..3000 {
+            match rng.next_u32() % 6 {
+                0 => manual.advance(Duration::from_micros(rng.next_u64() % 3000)),
+                1 => manual.step_back(Duration::from_millis(rng.next_u64() % 50)),
+                2 => ticks.advance(rng.next_u64() % (2 * GHZ)),
+                _ => {}
+            }
+            let out = if step % 7 == 0 {
+                let n = (rng.next_u64() % 3000) as usize;
+                g.fill_with(&mut th, &manual, &ticks, 0, &mut batch[..n]);
+                &batch[..n]
+            } else {
+                batch[0] = g.next_with(&mut th, &manual, &ticks, 0);
+                &batch[..1]
+            };
+            for u in out {
+                assert!(*u > last, "step {step}: {u} after {last}");
+                assert_eq!(u.version(), crate::Version::V7);
+                assert!(counter(u) < 1 << COUNTER_BITS);
+                last = *u;
+            }
+        }
+    }
+
+    #[test]
+    fn process_v7_timestamp_follows_the_gated_clock_and_new_milliseconds_reseed() {
+        let g = ProcessV7::new();
+        let manual = ManualClock::new(at(T0, 0));
+        let ticks = ManualTicks::new(None);
+        let mut th = V7Thread::new();
+        let a = g.next_with(&mut th, &manual, &ticks, 0);
+        let b = g.next_with(&mut th, &manual, &ticks, 0);
+        assert_eq!(a.unix_millis(), Some(T0));
+        assert_eq!(counter(&b), counter(&a) + 1, "counts within a millisecond");
+        manual.advance(Duration::from_millis(1));
+        let c = g.next_with(&mut th, &manual, &ticks, 0);
+        assert_eq!(c.unix_millis(), Some(T0 + 1));
+        let mut seeds = std::collections::HashSet::new();
+        for ms in 0..200 {
+            manual.set(at(T0 + 10 + ms, 0));
+            let u = g.next_with(&mut th, &manual, &ticks, 0);
+            assert_eq!(u.unix_millis(), Some(T0 + 10 + ms));
+            // The first position of a millisecond is 0 or 1 over its seed.
+            assert!(seeds.insert(counter(&u) >> 1), "a seed repeated");
+            assert!(counter(&u) < (1 << 41) + 2, "seeded with its top bit clear");
+        }
+        // Another thread of the same process shares the key: the same seeds.
+        let mut other = V7Thread::new();
+        let d = g.next_with(&mut other, &manual, &ticks, 0);
+        assert_eq!(d.unix_millis(), Some(T0 + 209));
+        let e = g.next_with(&mut th, &manual, &ticks, 0);
+        assert_eq!(counter(&e), counter(&d) + 1);
+    }
+
+    /// The 8,388,608th UUID of a millisecond carries into the next one, reseeded.
+    #[test]
+    fn process_v7_counter_overflow_borrows_the_next_millisecond() {
+        let g = ProcessV7::new();
+        let manual = ManualClock::new(at(T0, 0));
+        let ticks = ManualTicks::new(None);
+        let mut th = V7Thread::new();
+        let mut batch = vec![Uuid::NIL; 1 << N_BITS];
+        g.fill_with(&mut th, &manual, &ticks, 0, &mut batch);
+        assert!(batch.windows(2).all(|w| w[0] < w[1]));
+        let last = batch[batch.len() - 1];
+        assert_eq!(last.unix_millis(), Some(T0 + 1));
+        assert_eq!(batch[batch.len() - 2].unix_millis(), Some(T0));
+    }
+
+    /// Past the 64-bit word's window (a clock 2^40 ms, 34 years, after the process's
+    /// first use), the wide state takes over, above everything before, and stays
+    /// increasing.
+    #[test]
+    fn process_v7_hands_over_to_the_wide_state_past_the_window() {
+        let g = ProcessV7::new();
+        let manual = ManualClock::new(at(T0, 0));
+        let ticks = ManualTicks::new(None);
+        let mut th = V7Thread::new();
+        let mut batch = vec![Uuid::NIL; 5000];
+        g.fill_with(&mut th, &manual, &ticks, 0, &mut batch);
+        let mut all = batch.clone();
+        manual.set(at(T0 + (1 << REL_BITS) - 1, 0));
+        all.push(g.next_with(&mut th, &manual, &ticks, 0));
+        manual.set(at(T0 + (1 << REL_BITS) + 5, 0));
+        all.push(g.next_with(&mut th, &manual, &ticks, 0));
+        g.fill_with(&mut th, &manual, &ticks, 0, &mut batch);
+        all.extend_from_slice(&batch);
+        manual.step_back(Duration::from_secs(1));
+        g.fill_with(&mut th, &manual, &ticks, 0, &mut batch);
+        all.extend_from_slice(&batch);
+        // Another thread arriving later goes to the wide state too.
+        let mut other = V7Thread::new();
+        all.push(g.next_with(&mut other, &manual, &ticks, 0));
+        for (i, w) in all.windows(2).enumerate() {
+            assert!(w[0] < w[1], "{i}: {} then {}", w[0], w[1]);
+        }
+        assert_eq!(all[5001].unix_millis(), Some(T0 + (1 << REL_BITS) + 5));
+    }
+
+    /// A base near the end of the 48-bit range: the window ends there, and the last
+    /// millisecond keeps making distinct v7 UUIDs (unordered once its counter is used
+    /// up, as the owned generator does there), never wrapping to 1970.
+    #[test]
+    fn process_v7_at_the_end_of_the_range() {
+        let g = ProcessV7::new();
+        let manual = ManualClock::new(at(MS_MAX, 0));
+        let ticks = ManualTicks::new(None);
+        let mut th = V7Thread::new();
+        let mut batch = vec![Uuid::NIL; 1 << N_BITS];
+        g.fill_with(&mut th, &manual, &ticks, 0, &mut batch);
+        assert!(g.word.load(core::sync::atomic::Ordering::Relaxed) >= th.limit);
+        let mut seen = std::collections::HashSet::new();
+        batch.truncate(100_000);
+        for _ in 0..2 {
+            g.fill_with(&mut th, &manual, &ticks, 0, &mut batch);
+            for u in &batch {
+                assert_eq!(u.unix_millis(), Some(MS_MAX));
+                assert!(seen.insert(*u));
+            }
+        }
+        manual.set(UnixTime::MAX);
+        let u = g.next_with(&mut th, &manual, &ticks, 0);
+        assert_eq!(u.unix_millis(), Some(MS_MAX));
+        assert!(seen.insert(u));
+    }
+
+    /// A child after fork (a copy of the state, a new fork generation): its UUIDs are
+    /// greater than everything before the fork and its counters are not the parent's.
+    #[test]
+    fn process_v7_child_after_fork_moves_on_with_its_own_key() {
+        let parent = ProcessV7::new();
+        let manual = ManualClock::new(at(T0, 0));
+        let ticks = ManualTicks::new(None);
+        let mut th = V7Thread::new();
+        let mut before = Uuid::NIL;
+        for _ in 0..100 {
+            before = parent.next_with(&mut th, &manual, &ticks, 0);
+        }
+        // What fork copies: the shared state and this thread's part.
+        let child = ProcessV7::new();
+        use core::sync::atomic::Ordering::Relaxed;
+        child.word.store(parent.word.load(Relaxed), Relaxed);
+        child.base.store(parent.base.load(Relaxed), Relaxed);
+        child.key.store(parent.key.load(Relaxed), Relaxed);
+        let mut child_th = V7Thread {
+            prf: th.prf.clone(),
+            tails: th.tails,
+            ..th
+        };
+        let mut child_new_thread = V7Thread::new();
+        let p = parent.next_with(&mut th, &manual, &ticks, 0);
+        let c = child.next_with(&mut child_th, &manual, &ticks, 1);
+        let c2 = child.next_with(&mut child_new_thread, &manual, &ticks, 1);
+        assert!(p > before);
+        assert!(c > before && c2 > c);
+        assert_eq!(c.unix_millis(), Some(T0 + 1), "a millisecond on");
+        // The parent, in that millisecond too, counts from another seed.
+        manual.advance(Duration::from_millis(1));
+        let p2 = parent.next_with(&mut th, &manual, &ticks, 0);
+        let c3 = child.next_with(&mut child_th, &manual, &ticks, 1);
+        assert_eq!(p2.unix_millis(), c3.unix_millis());
+        assert_ne!(counter(&p2) >> 2, counter(&c3) >> 2);
+        assert_ne!(parent.key.load(Relaxed), child.key.load(Relaxed));
     }
 }

@@ -1,12 +1,13 @@
 //! The one place where uuidkit uses `unsafe`: what must talk to the CPU or the operating
-//! system below `std` — the SIMD text codec ([`simd`]) and the `fork` hooks
-//! ([`fork_generation`], [`set_fork_handlers`]). Every block carries a `// SAFETY:`
+//! system below `std` — the SIMD text codec ([`simd`]), the time-stamp counter ([`tsc`])
+//! and the `fork` hooks ([`fork_generation`], [`set_fork_handlers`]). Every block carries a `// SAFETY:`
 //! comment; everything here is checked against a safe reference path by tests, fuzzing
 //! and Miri.
 
 #![allow(unsafe_code)]
 
 pub(crate) mod simd;
+pub(crate) mod tsc;
 
 use std::sync::Once;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -128,6 +129,19 @@ extern "C" fn register_at_load() {
 // expects in this table; the function only registers the fork hooks.
 #[unsafe(link_section = ".init_array")]
 static INIT: extern "C" fn() = register_at_load;
+
+/// Whether the CPU has AES instructions (AES-NI), which make AES-128-CTR the fastest
+/// keystream for [`crate::random`]. Under Miri, no: the portable cipher is what it can
+/// check.
+#[cfg(all(any(target_arch = "x86_64", target_arch = "x86"), not(miri)))]
+pub(crate) fn has_aes_instructions() -> bool {
+    std::is_x86_feature_detected!("aes") && std::is_x86_feature_detected!("sse2")
+}
+
+#[cfg(not(all(any(target_arch = "x86_64", target_arch = "x86"), not(miri))))]
+pub(crate) fn has_aes_instructions() -> bool {
+    false
+}
 
 /// Whether the effective user ID is 0.
 #[cfg(unix)]
