@@ -52,7 +52,10 @@ fn check() -> io::Result<bool> {
         let text = text.strip_suffix('\r').unwrap_or(text);
         if let Err(e) = Uuid::try_parse(text) {
             ok = false;
-            writeln!(errors, "uuid-peer: invalid UUID {text:?} (line {number}): {e}")?;
+            writeln!(
+                errors,
+                "uuid-peer: invalid UUID {text:?} (line {number}): {e}"
+            )?;
         }
     }
     errors.flush()?;

@@ -3,10 +3,11 @@
 use std::io::Write;
 
 use uuidkit::layout::v6;
+use uuidkit::text::{self, LineEnd};
 use uuidkit::{Case, Format, Uuid, Version};
 
 use crate::args::{ConvertArgs, ConvertTarget};
-use crate::input::{self, Described, parse_or_report};
+use crate::input::{self, Described, Input, Item, LineCursor, parse_or_report};
 use crate::{Failure, Status};
 
 /// The UUID in the target version; a UUID already of that version is returned as it is.
@@ -41,26 +42,70 @@ fn convert(u: &Uuid, to: ConvertTarget) -> Result<Uuid, String> {
     }
 }
 
+/// Reports an input that does not convert.
+fn refuse(status: &mut Status, input: &Input<'_>, why: &str) {
+    *status = Status::Invalid;
+    crate::report(format_args!("cannot convert {}: {why}", Described(input)));
+}
+
 /// Converts every input, writing one UUID a line; `Status::Invalid` if any failed.
+///
+/// A run of lines that are UUIDs is converted into one array and written as one block of
+/// lines ([`text::encode_lines`]); nothing is allocated for a line that converts.
 pub fn run(a: &ConvertArgs, out: &mut impl Write) -> Result<Status, Failure> {
+    const LINE: usize = text::line_len(Format::Hyphenated, LineEnd::Lf);
     let mut status = Status::Ok;
-    let mut buf = [0u8; Format::MAX_LEN];
-    input::for_each(&a.uuids, |input| {
-        let Some(u) = parse_or_report(input) else {
-            status = Status::Invalid;
-            return Ok(());
-        };
-        match convert(&u, a.to) {
-            Ok(c) => {
-                out.write_all(
-                    c.encode(Format::Hyphenated, Case::Lower, &mut buf)
-                        .as_bytes(),
-                )?;
-                out.write_all(b"\n")?;
+    let mut converted = [Uuid::NIL; 256];
+    let mut lines = [0u8; 256 * LINE];
+    input::for_each(&a.uuids, out, |out, item| {
+        match item {
+            Item::Uuids(batch) => {
+                let mut cursor = LineCursor::default();
+                for chunk in (0..batch.uuids.len()).step_by(converted.len()) {
+                    let mut n = 0;
+                    for (i, u) in batch
+                        .uuids
+                        .iter()
+                        .enumerate()
+                        .skip(chunk)
+                        .take(converted.len())
+                    {
+                        match convert(u, a.to) {
+                            Ok(c) => {
+                                converted[n] = c;
+                                n += 1;
+                            }
+                            Err(why) => refuse(&mut status, &batch.input(i, &mut cursor), &why),
+                        }
+                    }
+                    let n = text::encode_lines(
+                        &converted[..n],
+                        Format::Hyphenated,
+                        Case::Lower,
+                        LineEnd::Lf,
+                        &mut lines,
+                    );
+                    out.write_all(&lines[..n * LINE])?;
+                }
             }
-            Err(why) => {
-                status = Status::Invalid;
-                crate::report(format_args!("cannot convert {}: {why}", Described(input)));
+            Item::Input(input) => {
+                let Some(u) = parse_or_report(input) else {
+                    status = Status::Invalid;
+                    return Ok(());
+                };
+                match convert(&u, a.to) {
+                    Ok(c) => {
+                        let n = text::encode_lines(
+                            &[c],
+                            Format::Hyphenated,
+                            Case::Lower,
+                            LineEnd::Lf,
+                            &mut lines,
+                        );
+                        out.write_all(&lines[..n * LINE])?;
+                    }
+                    Err(why) => refuse(&mut status, input, &why),
+                }
             }
         }
         Ok(())

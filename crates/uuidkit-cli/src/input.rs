@@ -7,9 +7,9 @@
 
 use std::ffi::OsString;
 use std::fmt;
-use std::io::{self, Read};
+use std::io::{self, Read, Write};
 
-use uuidkit::{ParseError, Uuid};
+use uuidkit::{ParseError, Uuid, text};
 
 use crate::{Failure, stdio};
 
@@ -206,85 +206,214 @@ impl Partial {
     }
 }
 
+/// UUIDs a batch of [`Item::Uuids`]: a few kilobytes of stack, and a call of `each` spread
+/// over many lines.
+const BATCH: usize = 256;
+
+/// What [`for_each`] hands a command: a run of lines that are all UUIDs, or one input.
+#[derive(Clone, Copy, Debug)]
+pub enum Item<'a> {
+    /// Consecutive lines of standard input, each a UUID: `uuids[i]` is line `first + i`,
+    /// and `text` is exactly those lines with their line ends.
+    Uuids(Batch<'a>),
+    /// Any other input: an operand, or a line of standard input that is not a UUID, or
+    /// that was not taken with its neighbours (cut across reads, the last line).
+    Input(&'a Input<'a>),
+}
+
+/// Lines of standard input that are all UUIDs; see [`Item::Uuids`].
+#[derive(Clone, Copy, Debug)]
+pub struct Batch<'a> {
+    /// The number of the first line.
+    pub first: u64,
+    /// The UUID of each line.
+    pub uuids: &'a [Uuid],
+    /// The lines, line ends included.
+    pub text: &'a [u8],
+}
+
+/// Where the lines of a [`Batch`] are, found only when asked for (see
+/// [`Batch::input`]): the next line's index and where it starts in the text.
+#[derive(Default)]
+pub struct LineCursor {
+    index: usize,
+    start: usize,
+}
+
+impl<'a> Batch<'a> {
+    /// Line `i` of the batch as an input (for a message about it); `cursor` must be a new
+    /// one for each batch and `i` never less than at the call before, so that each line
+    /// end of the batch is searched for once.
+    pub fn input(&self, i: usize, cursor: &mut LineCursor) -> Input<'a> {
+        debug_assert!(i >= cursor.index && i < self.uuids.len());
+        let line_at = |start: usize| {
+            // Every line of a batch ends with `\n`: parse_lines takes only whole lines.
+            let end =
+                memchr::memchr(b'\n', &self.text[start..]).map_or(self.text.len(), |e| start + e);
+            (start, end)
+        };
+        let (mut start, mut end) = line_at(cursor.start);
+        for _ in cursor.index..i {
+            (start, end) = line_at(end + 1);
+        }
+        cursor.index = i + 1;
+        cursor.start = end + 1;
+        let line = strip_line_end(&self.text[start..(end + 1).min(self.text.len())]);
+        Input {
+            bytes: line,
+            len: line.len() as u64,
+            origin: Origin::Line(self.first + i as u64),
+        }
+    }
+}
+
 /// Calls `each` with every input: the operands if there are any, otherwise every line of
 /// standard input with its line end (`\n` or `\r\n`) removed and nothing else. A last
 /// line without a line end still counts; the empty text after a final line end does not.
-pub fn for_each(
+/// Runs of lines that are UUIDs come parsed, as [`Item::Uuids`].
+///
+/// `out` is where the command writes: it is flushed when standard input has nothing more
+/// to read at the moment (see [`for_each_line`]).
+pub fn for_each<W: Write>(
     operands: &[OsString],
-    mut each: impl FnMut(&Input<'_>) -> Result<(), Failure>,
+    out: &mut W,
+    mut each: impl FnMut(&mut W, Item<'_>) -> Result<(), Failure>,
 ) -> Result<(), Failure> {
     if !operands.is_empty() {
         for (i, op) in operands.iter().enumerate() {
             let bytes = op.as_encoded_bytes();
-            each(&Input {
-                bytes,
-                len: bytes.len() as u64,
-                origin: Origin::Argument(i + 1),
-            })?;
+            each(
+                out,
+                Item::Input(&Input {
+                    bytes,
+                    len: bytes.len() as u64,
+                    origin: Origin::Argument(i + 1),
+                }),
+            )?;
         }
         return Ok(());
     }
     let file = stdio::stdin().map_err(reading_failed)?;
-    // Before each read, which may wait for more input: the messages so far go out, so
-    // that someone typing UUIDs, or a pipe fed slowly (`tail -f log | uuidkit check`),
-    // gets each verdict before the next input arrives. At most one write a read of
-    // READ_BUFFER bytes, so a flood of invalid lines still costs few writes.
-    let before_read = stdio::flush_errors;
-    for_each_line(file, &mut vec![0u8; READ_BUFFER], before_read, each)
+    for_each_line(file, &mut vec![0u8; READ_BUFFER], out, each)
 }
 
 fn reading_failed(e: io::Error) -> Failure {
     Failure::Message(format!("reading standard input: {e}"))
 }
 
-/// Calls `each` with every line read from standard input, `reader`, through `buf` (see
-/// [`for_each`]), and `before_read` before every read.
-fn for_each_line(
+/// Calls `each` with every line read from `reader` through `buf` (see [`for_each`]).
+///
+/// Lines wholly inside a read are used where they are, without a copy, and runs of them
+/// are parsed a batch at a time ([`text::parse_lines`]). The start of a line that a read
+/// cut is moved to the front of `buf` and the next read appended to it, when it is short
+/// (a UUID is at most 47 bytes with its line end); a longer line goes on as a [`Partial`],
+/// so that memory stays bounded whatever the line length.
+///
+/// Before each read, which may wait for more input: the messages so far go out, so that
+/// someone typing UUIDs, or a pipe fed slowly (`tail -f log | uuidkit check`), gets each
+/// verdict before the next input arrives (at most one write a read of [`READ_BUFFER`]
+/// bytes, so a flood of invalid lines still costs few writes). And after a read that
+/// returned less than it could have, `out` is flushed too: then the writer on the other
+/// side has nothing more for now and the next read would wait, so the output so far is
+/// what the user is waiting for. A file, or a pipe kept full, gives full reads and no
+/// extra writes.
+fn for_each_line<W: Write>(
     mut reader: impl Read,
     buf: &mut [u8],
-    mut before_read: impl FnMut(),
-    mut each: impl FnMut(&Input<'_>) -> Result<(), Failure>,
+    out: &mut W,
+    mut each: impl FnMut(&mut W, Item<'_>) -> Result<(), Failure>,
 ) -> Result<(), Failure> {
     let mut partial = Partial::new();
     let mut number = 0u64;
+    let mut uuids = [Uuid::NIL; BATCH];
+    // Bytes at the front of `buf`: the start of a line begun in an earlier read.
+    let mut carried = 0;
+    let mut waiting = false;
     loop {
-        before_read();
-        let n = match reader.read(buf) {
+        stdio::flush_errors();
+        if waiting {
+            out.flush()?;
+        }
+        let room = buf.len() - carried;
+        let n = match reader.read(&mut buf[carried..]) {
             Ok(0) => break,
             Ok(n) => n,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(reading_failed(e)),
         };
-        let mut chunk = &buf[..n];
+        waiting = n < room;
+        let filled = carried + n;
+        let chunk = &buf[..filled];
+        let mut pos = 0;
         if !partial.is_empty() {
-            // The line begun in an earlier read: finish it, or keep counting.
+            // A long line begun in an earlier read: finish it, or keep counting.
             let Some(end) = memchr::memchr(b'\n', chunk) else {
                 partial.push(chunk);
                 continue;
             };
             partial.push(&chunk[..end]);
             number += 1;
-            each(&partial.input(true, Origin::Line(number)))?;
+            each(out, Item::Input(&partial.input(true, Origin::Line(number))))?;
             partial.clear();
-            chunk = &chunk[end + 1..];
+            pos = end + 1;
         }
-        // Lines wholly inside this read are used where they are, without a copy.
-        let mut start = 0;
-        for end in memchr::memchr_iter(b'\n', chunk) {
-            let line = strip_line_end(&chunk[start..=end]);
+        loop {
+            let taken = text::parse_lines(&chunk[pos..], &mut uuids);
+            if taken.uuids > 0 {
+                let batch = Batch {
+                    first: number + 1,
+                    uuids: &uuids[..taken.uuids],
+                    text: &chunk[pos..pos + taken.bytes],
+                };
+                each(out, Item::Uuids(batch))?;
+                number += taken.uuids as u64;
+                pos += taken.bytes;
+            }
+            if taken.uuids == BATCH {
+                continue;
+            }
+            // The next line is not a UUID, or not complete in this read.
+            let Some(end) = memchr::memchr(b'\n', &chunk[pos..]) else {
+                break;
+            };
+            let line = strip_line_end(&chunk[pos..=pos + end]);
             number += 1;
-            each(&Input {
+            each(
+                out,
+                Item::Input(&Input {
+                    bytes: line,
+                    len: line.len() as u64,
+                    origin: Origin::Line(number),
+                }),
+            )?;
+            pos += end + 1;
+        }
+        let tail = filled - pos;
+        if tail <= KEEP && tail < buf.len() / 2 {
+            buf.copy_within(pos..filled, 0);
+            carried = tail;
+        } else {
+            partial.push(&buf[pos..filled]);
+            carried = 0;
+        }
+    }
+    if carried > 0 {
+        number += 1;
+        let line = &buf[..carried];
+        each(
+            out,
+            Item::Input(&Input {
                 bytes: line,
                 len: line.len() as u64,
                 origin: Origin::Line(number),
-            })?;
-            start = end + 1;
-        }
-        partial.push(&chunk[start..]);
-    }
-    if !partial.is_empty() {
+            }),
+        )?;
+    } else if !partial.is_empty() {
         number += 1;
-        each(&partial.input(false, Origin::Line(number)))?;
+        each(
+            out,
+            Item::Input(&partial.input(false, Origin::Line(number))),
+        )?;
     }
     Ok(())
 }
@@ -412,15 +541,34 @@ mod tests {
         }
     }
 
-    /// Every line as (its kept bytes, its length, its number).
+    /// Every line as (its kept bytes, its length, its number, its UUID when it came in a
+    /// batch).
     fn lines_of(data: &[u8], step: usize, buf_len: usize) -> Vec<(Vec<u8>, u64, Origin)> {
+        lines_and_uuids(data, step, buf_len)
+            .into_iter()
+            .map(|(bytes, len, origin, _)| (bytes, len, origin))
+            .collect()
+    }
+
+    type Seen = (Vec<u8>, u64, Origin, Option<Uuid>);
+
+    fn lines_and_uuids(data: &[u8], step: usize, buf_len: usize) -> Vec<Seen> {
         let mut seen = Vec::new();
         for_each_line(
             Trickle { data, step },
             &mut vec![0; buf_len],
-            || {},
-            |i| {
-                seen.push((i.bytes.to_vec(), i.len, i.origin));
+            &mut io::sink(),
+            |_, item| {
+                match item {
+                    Item::Uuids(batch) => {
+                        let mut cursor = LineCursor::default();
+                        for (i, u) in batch.uuids.iter().enumerate() {
+                            let input = batch.input(i, &mut cursor);
+                            seen.push((input.bytes.to_vec(), input.len, input.origin, Some(*u)));
+                        }
+                    }
+                    Item::Input(i) => seen.push((i.bytes.to_vec(), i.len, i.origin, None)),
+                }
                 Ok(())
             },
         )

@@ -1,35 +1,36 @@
 //! `uuidkit inspect`: the fields of each UUID, as a readable summary or as JSON lines.
 //!
-//! Both outputs come from one list of fields, so they always agree: JSON gets each
-//! field's machine value, the summary its readable text.
+//! Both outputs come from one list of fields ([`fields_of`]), so they always agree: JSON
+//! gets each field's machine value, the summary its readable text. Each field is written
+//! where it goes as it is listed, so that inspecting a line allocates nothing.
 
-use std::io::Write;
+use std::fmt::{self, Display};
+use std::io::{self, Write};
 
-use serde_json::Value;
 use uuidkit::inspect::Timestamp;
 use uuidkit::layout::{v2, v8};
-use uuidkit::{Uuid, Variant, Version};
+use uuidkit::{Case, Format, Uuid, Variant, Version};
 
 use crate::args::InspectArgs;
-use crate::input::{self, parse_or_report};
+use crate::input::{self, Item, parse_or_report};
 use crate::{Failure, Status};
 
-/// One field of the report.
-struct Field {
-    /// The JSON key, also the label of the summary.
-    key: &'static str,
-    /// The JSON value.
-    json: Value,
-    /// The summary's text; `None` leaves the field out of the summary.
-    text: Option<String>,
+/// A field's JSON value.
+enum Json<'a> {
+    /// A string, as its `Display` text (escaped on the way out).
+    Str(&'a dyn Display),
+    /// A number.
+    Int(u64),
+    /// `true` or `false`.
+    Bool(bool),
+    /// `null`.
+    Null,
 }
 
-fn field(key: &'static str, json: impl Into<Value>, text: impl Into<String>) -> Field {
-    Field {
-        key,
-        json: json.into(),
-        text: Some(text.into()),
-    }
+/// Where [`fields_of`] lists the fields: each with its key (also the summary's label),
+/// its JSON value, and its summary text (`None`: not in the summary).
+trait Fields {
+    fn field(&mut self, key: &'static str, json: Json<'_>, text: Option<fmt::Arguments<'_>>);
 }
 
 /// What a version is, for the summary.
@@ -59,170 +60,299 @@ fn describe_variant(u: &Uuid) -> &'static str {
 }
 
 /// The time and raw timestamp fields.
-fn time_fields(fields: &mut Vec<Field>, t: Timestamp, v2_partial: bool) {
-    let time = t.to_rfc3339();
-    let time_text = if v2_partial {
-        format!("{time} (to about 7 minutes: v2 keeps only the top 28 bits)")
+fn time_fields(f: &mut impl Fields, t: Timestamp, v2_partial: bool) {
+    let time = t.rfc3339();
+    if v2_partial {
+        f.field(
+            "time",
+            Json::Str(&time),
+            Some(format_args!(
+                "{time} (to about 7 minutes: v2 keeps only the top 28 bits)"
+            )),
+        );
     } else {
-        time.clone()
-    };
-    fields.push(field("time", time, time_text));
+        f.field("time", Json::Str(&time), Some(format_args!("{time}")));
+    }
     let unit = match t {
         Timestamp::Gregorian(_) => "100 ns ticks since 1582-10-15",
         Timestamp::UnixMillis(_) => "milliseconds since 1970-01-01",
     };
-    fields.push(field("timestamp", t.raw(), format!("{} ({unit})", t.raw())));
+    f.field(
+        "timestamp",
+        Json::Int(t.raw()),
+        Some(format_args!("{} ({unit})", t.raw())),
+    );
 }
 
 /// The clock sequence, node and multicast fields of v1, v2 and v6.
-fn clock_and_node(fields: &mut Vec<Field>, u: &Uuid) {
+fn clock_and_node(f: &mut impl Fields, u: &Uuid) {
     if let Some(cs) = u.clock_seq() {
-        fields.push(field("clock_seq", cs, format!("{cs} (0x{cs:04x})")));
+        f.field(
+            "clock_seq",
+            Json::Int(cs.into()),
+            Some(format_args!("{cs} (0x{cs:04x})")),
+        );
     }
     if let Some(node) = u.node() {
         let multicast = node.is_multicast();
-        fields.push(field("node", node.to_string(), node.to_string()));
+        f.field("node", Json::Str(&node), Some(format_args!("{node}")));
         let note = if multicast {
             "true (not a network card's address: random or hashed)"
         } else {
             "false (may be a network card's address)"
         };
-        fields.push(field("multicast", multicast, note));
+        f.field(
+            "multicast",
+            Json::Bool(multicast),
+            Some(format_args!("{note}")),
+        );
     }
 }
 
-/// Every field of `u`.
-fn fields_of(u: &Uuid) -> Vec<Field> {
-    let mut fields = Vec::with_capacity(12);
-    fields.push(field("uuid", u.to_string(), u.to_string()));
+/// Every field of `u`, in order.
+fn fields_of(u: &Uuid, f: &mut impl Fields) {
+    let mut buf = [0u8; Format::MAX_LEN];
+    let text = u.encode(Format::Hyphenated, Case::Lower, &mut buf);
+    f.field("uuid", Json::Str(&text), Some(format_args!("{text}")));
     let variant = u.variant();
-    fields.push(field(
+    let name = variant.name();
+    f.field(
         "variant",
-        variant.name(),
-        format!("{} ({})", variant.name(), describe_variant(u)),
-    ));
+        Json::Str(&name),
+        Some(format_args!("{name} ({})", describe_variant(u))),
+    );
     let rfc = variant == Variant::Rfc9562;
     let version = u.version();
-    fields.push(if rfc {
-        field(
+    if rfc {
+        let n = version.number();
+        f.field(
             "version",
-            version.number(),
-            format!("{} ({})", version.number(), describe(version)),
-        )
+            Json::Int(n.into()),
+            Some(format_args!("{n} ({})", describe(version))),
+        );
     } else {
-        field(
+        f.field(
             "version",
-            Value::Null,
-            "none (only the RFC 9562 variant has versions)",
-        )
-    });
-    fields.push(Field {
-        key: "nil",
-        json: u.is_nil().into(),
-        text: None,
-    });
-    fields.push(Field {
-        key: "max",
-        json: u.is_max().into(),
-        text: None,
-    });
+            Json::Null,
+            Some(format_args!(
+                "none (only the RFC 9562 variant has versions)"
+            )),
+        );
+    }
+    f.field("nil", Json::Bool(u.is_nil()), None);
+    f.field("max", Json::Bool(u.is_max()), None);
     if !rfc {
-        return fields;
+        return;
     }
     match version {
         Version::V1 | Version::V6 => {
             if let Some(t) = u.timestamp() {
-                time_fields(&mut fields, t, false);
+                time_fields(f, t, false);
             }
-            clock_and_node(&mut fields, u);
+            clock_and_node(f, u);
         }
         Version::V7 => {
             if let Some(t) = u.timestamp() {
-                time_fields(&mut fields, t, false);
+                time_fields(f, t, false);
             }
         }
         Version::V2 => {
-            if let Ok(f) = v2::decode(u) {
-                fields.push(field("domain", f.domain.to_string(), f.domain.to_string()));
-                fields.push(field("local_id", f.local_id, f.local_id.to_string()));
+            if let Ok(d) = v2::decode(u) {
+                let (domain, id) = (d.domain, d.local_id);
+                f.field("domain", Json::Str(&domain), Some(format_args!("{domain}")));
+                f.field("local_id", Json::Int(id.into()), Some(format_args!("{id}")));
             }
             if let Some(t) = u.timestamp() {
-                time_fields(&mut fields, t, true);
+                time_fields(f, t, true);
             }
-            clock_and_node(&mut fields, u);
+            clock_and_node(f, u);
         }
         Version::V3 | Version::V5 => {
             if let Some(h) = u.hash_algorithm() {
-                fields.push(field("hash", h.name(), h.name()));
+                let name = h.name();
+                f.field("hash", Json::Str(&name), Some(format_args!("{name}")));
             }
         }
         Version::V8 => {
-            if let Ok(f) = v8::decode(u) {
-                fields.push(field(
+            if let Ok(c) = v8::decode(u) {
+                f.field(
                     "custom_a",
-                    f.custom_a,
-                    format!("0x{:012x} (48 bits)", f.custom_a),
-                ));
-                fields.push(field(
+                    Json::Int(c.custom_a),
+                    Some(format_args!("0x{:012x} (48 bits)", c.custom_a)),
+                );
+                f.field(
                     "custom_b",
-                    f.custom_b,
-                    format!("0x{:03x} (12 bits)", f.custom_b),
-                ));
-                fields.push(field(
+                    Json::Int(c.custom_b.into()),
+                    Some(format_args!("0x{:03x} (12 bits)", c.custom_b)),
+                );
+                f.field(
                     "custom_c",
-                    f.custom_c,
-                    format!("0x{:016x} (62 bits)", f.custom_c),
-                ));
+                    Json::Int(c.custom_c),
+                    Some(format_args!("0x{:016x} (62 bits)", c.custom_c)),
+                );
             }
         }
         Version::V4 | Version::Other(_) => {}
     }
-    fields
+}
+
+/// Writes fields to `out` in one form, keeping the first write error (the field list
+/// itself cannot fail).
+struct Writer<'w, W> {
+    out: &'w mut W,
+    fields: usize,
+    result: io::Result<()>,
+}
+
+impl<'w, W: Write> Writer<'w, W> {
+    fn new(out: &'w mut W) -> Self {
+        Writer {
+            out,
+            fields: 0,
+            result: Ok(()),
+        }
+    }
 }
 
 /// One JSON object on one line, keys in the order of the fields.
-fn write_json(out: &mut impl Write, fields: &[Field]) -> std::io::Result<()> {
-    out.write_all(b"{")?;
-    for (i, f) in fields.iter().enumerate() {
-        if i > 0 {
-            out.write_all(b",")?;
-        }
-        // Keys are plain ASCII identifiers; values are serialized by serde_json.
-        write!(out, "\"{}\":{}", f.key, f.json)?;
+struct JsonLine<'w, W>(Writer<'w, W>);
+
+/// A `fmt::Write` that puts a string's text in a JSON string: `"`, `\` and control
+/// characters escaped (none of the fields has them today; this keeps the output JSON
+/// whatever a field's text becomes).
+struct JsonEscape<'w, W> {
+    out: &'w mut W,
+    /// The write error that stopped the text, kept for the caller (`fmt::Error` has none).
+    error: Option<io::Error>,
+}
+
+impl<W: Write> JsonEscape<'_, W> {
+    fn put(&mut self, bytes: &[u8]) -> fmt::Result {
+        self.out.write_all(bytes).map_err(|e| {
+            self.error = Some(e);
+            fmt::Error
+        })
     }
+}
+
+impl<W: Write> fmt::Write for JsonEscape<'_, W> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        let mut rest = s;
+        while let Some(i) = rest.find(|c: char| c == '"' || c == '\\' || c < ' ') {
+            self.put(&rest.as_bytes()[..i])?;
+            match rest.as_bytes()[i] {
+                b'"' => self.put(b"\\\"")?,
+                b'\\' => self.put(b"\\\\")?,
+                c => {
+                    let hex = b"0123456789abcdef";
+                    self.put(&[
+                        b'\\',
+                        b'u',
+                        b'0',
+                        b'0',
+                        hex[usize::from(c >> 4)],
+                        hex[usize::from(c & 15)],
+                    ])?;
+                }
+            }
+            rest = &rest[i + 1..];
+        }
+        self.put(rest.as_bytes())
+    }
+}
+
+impl<W: Write> Fields for JsonLine<'_, W> {
+    fn field(&mut self, key: &'static str, json: Json<'_>, _: Option<fmt::Arguments<'_>>) {
+        let w = &mut self.0;
+        if w.result.is_err() {
+            return;
+        }
+        let sep = if w.fields == 0 { "{" } else { "," };
+        w.fields += 1;
+        // Keys are plain ASCII identifiers.
+        w.result = (|| {
+            write!(w.out, "{sep}\"{key}\":")?;
+            match json {
+                Json::Str(s) => {
+                    w.out.write_all(b"\"")?;
+                    let mut text = JsonEscape {
+                        out: &mut *w.out,
+                        error: None,
+                    };
+                    if fmt::Write::write_fmt(&mut text, format_args!("{s}")).is_err() {
+                        return Err(text.error.unwrap_or_else(|| {
+                            io::Error::other("formatting a JSON string failed")
+                        }));
+                    }
+                    w.out.write_all(b"\"")
+                }
+                Json::Int(n) => write!(w.out, "{n}"),
+                Json::Bool(b) => write!(w.out, "{b}"),
+                Json::Null => w.out.write_all(b"null"),
+            }
+        })();
+    }
+}
+
+/// The summary: `key: text` lines, labels aligned.
+struct Summary<'w, W>(Writer<'w, W>);
+
+impl<W: Write> Fields for Summary<'_, W> {
+    fn field(&mut self, key: &'static str, _: Json<'_>, text: Option<fmt::Arguments<'_>>) {
+        let w = &mut self.0;
+        let Some(text) = text else { return };
+        if w.result.is_err() {
+            return;
+        }
+        // The label `key:` padded to 11 columns.
+        let pad = 10usize.saturating_sub(key.len());
+        w.result = writeln!(w.out, "{key}:{:pad$}{text}", "");
+    }
+}
+
+/// One JSON object on one line, keys in the order of the fields.
+fn write_json(out: &mut impl Write, u: &Uuid) -> io::Result<()> {
+    let mut line = JsonLine(Writer::new(out));
+    fields_of(u, &mut line);
+    let Writer { out, result, .. } = line.0;
+    result?;
     out.write_all(b"}\n")
 }
 
 /// The summary: `key: text` lines, labels aligned.
-fn write_text(out: &mut impl Write, fields: &[Field]) -> std::io::Result<()> {
-    for f in fields {
-        if let Some(text) = &f.text {
-            let label = format!("{}:", f.key);
-            writeln!(out, "{label:<11}{text}")?;
-        }
-    }
-    Ok(())
+fn write_text(out: &mut impl Write, u: &Uuid) -> io::Result<()> {
+    let mut summary = Summary(Writer::new(out));
+    fields_of(u, &mut summary);
+    summary.0.result
 }
 
 /// Inspects every input; `Status::Invalid` if any was not a UUID.
-pub fn run(a: &InspectArgs, out: &mut impl Write) -> Result<Status, Failure> {
+pub fn run<W: Write>(a: &InspectArgs, out: &mut W) -> Result<Status, Failure> {
     let mut status = Status::Ok;
     let mut first = true;
-    input::for_each(&a.uuids, |input| {
-        let Some(u) = parse_or_report(input) else {
-            status = Status::Invalid;
-            return Ok(());
-        };
-        let fields = fields_of(&u);
+    let mut write = |out: &mut W, u: &Uuid| -> io::Result<()> {
         if a.json {
-            write_json(out, &fields)?;
+            write_json(out, u)
         } else {
             if !first {
                 out.write_all(b"\n")?;
             }
-            write_text(out, &fields)?;
+            first = false;
+            write_text(out, u)
         }
-        first = false;
+    };
+    input::for_each(&a.uuids, out, |out, item| {
+        match item {
+            Item::Uuids(batch) => {
+                for u in batch.uuids {
+                    write(out, u)?;
+                }
+            }
+            Item::Input(input) => match parse_or_report(input) {
+                Some(u) => write(out, &u)?,
+                None => status = Status::Invalid,
+            },
+        }
         Ok(())
     })?;
     Ok(status)
@@ -231,10 +361,11 @@ pub fn run(a: &InspectArgs, out: &mut impl Write) -> Result<Status, Failure> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::Value;
 
     fn json(s: &str) -> serde_json::Value {
         let mut out = Vec::new();
-        write_json(&mut out, &fields_of(&s.parse().unwrap())).unwrap();
+        write_json(&mut out, &s.parse().unwrap()).unwrap();
         serde_json::from_slice(&out).unwrap()
     }
 

@@ -14,7 +14,12 @@ use crate::text::Case;
 /// The line end `end` (one or two bytes: `LINE - TEXT`) after the text of a line.
 #[inline(always)]
 fn line_end<const TEXT: usize, const LINE: usize>(slot: &mut [u8; LINE], end: &[u8; 2]) {
-    const { assert!(TEXT < LINE && LINE - TEXT <= 2, "a line end is one or two bytes") };
+    const {
+        assert!(
+            TEXT < LINE && LINE - TEXT <= 2,
+            "a line end is one or two bytes"
+        )
+    };
     slot[TEXT..].copy_from_slice(&end[..LINE - TEXT]);
 }
 
@@ -24,10 +29,13 @@ fn lines<'a, const LINE: usize>(
     uuids: &'a [Uuid],
     out: &'a mut [u8],
 ) -> impl Iterator<Item = (&'a [u8; 16], &'a mut [u8; LINE])> {
-    uuids.iter().zip(out.chunks_exact_mut(LINE)).map(|(u, slot)| {
-        let slot: &mut [u8; LINE] = slot.try_into().expect("chunks_exact_mut gives LINE bytes");
-        (u.as_bytes(), slot)
-    })
+    uuids
+        .iter()
+        .zip(out.chunks_exact_mut(LINE))
+        .map(|(u, slot)| {
+            let slot: &mut [u8; LINE] = slot.try_into().expect("chunks_exact_mut gives LINE bytes");
+            (u.as_bytes(), slot)
+        })
 }
 
 /// The hyphenated form, then the line end.
@@ -175,8 +183,8 @@ macro_rules! batch_entry_points {
         /// # Safety
         #[doc = concat!("Each function requires a CPU with `", $feature, "`.")]
         pub(crate) mod $level {
-            use super::*;
             use super::super::$kernel as K;
+            use super::*;
 
             /// Hyphenated lines.
             #[target_feature(enable = $feature)]
