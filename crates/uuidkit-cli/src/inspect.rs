@@ -196,110 +196,85 @@ fn fields_of(u: &Uuid, f: &mut impl Fields) {
     }
 }
 
-/// Writes fields to `out` in one form, keeping the first write error (the field list
-/// itself cannot fail).
-struct Writer<'w, W> {
+/// One JSON object on one line, keys in the order of the fields, built in a buffer that
+/// is kept from line to line.
+struct JsonLine<'b> {
+    line: &'b mut Vec<u8>,
+}
+
+/// A `fmt::Write` appending to a buffer.
+struct Append<'b>(&'b mut Vec<u8>);
+
+impl fmt::Write for Append<'_> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.0.extend_from_slice(s.as_bytes());
+        Ok(())
+    }
+}
+
+/// Whether a byte must be escaped in a JSON string.
+fn needs_escape(c: u8) -> bool {
+    c == b'"' || c == b'\\' || c < b' '
+}
+
+/// Appends `text` to `line` as the inside of a JSON string: `"`, `\\` and control
+/// characters escaped.
+fn escape_into(line: &mut Vec<u8>, text: &[u8]) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    for &c in text {
+        match c {
+            b'"' => line.extend_from_slice(b"\\\""),
+            b'\\' => line.extend_from_slice(b"\\\\"),
+            c if c < b' ' => {
+                line.extend_from_slice(b"\\u00");
+                line.extend_from_slice(&[HEX[usize::from(c >> 4)], HEX[usize::from(c & 15)]]);
+            }
+            c => line.push(c),
+        }
+    }
+}
+
+impl Fields for JsonLine<'_> {
+    fn field(&mut self, key: &'static str, json: Json<'_>, _: Option<fmt::Arguments<'_>>) {
+        let line = &mut *self.line;
+        line.push(if line.is_empty() { b'{' } else { b',' });
+        // Keys are plain ASCII identifiers.
+        line.push(b'"');
+        line.extend_from_slice(key.as_bytes());
+        line.extend_from_slice(b"\":");
+        match json {
+            Json::Str(s) => {
+                line.push(b'"');
+                let start = line.len();
+                // Appending to a Vec cannot fail; the fields' Display impls do not either.
+                let _ = fmt::Write::write_fmt(&mut Append(line), format_args!("{s}"));
+                // None of the fields has a character to escape today; if one ever does,
+                // this keeps the output JSON (at the cost of a copy, for that line only).
+                // (`fold`, not `any`: without an early exit the check is vectorised.)
+                if line[start..].iter().fold(false, |bad, &c| bad | needs_escape(c)) {
+                    let text = line.split_off(start);
+                    escape_into(line, &text);
+                }
+                line.push(b'"');
+            }
+            Json::Int(n) => line.extend_from_slice(itoa::Buffer::new().format(n).as_bytes()),
+            Json::Bool(true) => line.extend_from_slice(b"true"),
+            Json::Bool(false) => line.extend_from_slice(b"false"),
+            Json::Null => line.extend_from_slice(b"null"),
+        }
+    }
+}
+
+/// The summary: `key: text` lines, labels aligned, written to `out`; the first write
+/// error is kept (the field list itself cannot fail).
+struct Summary<'w, W> {
     out: &'w mut W,
-    fields: usize,
     result: io::Result<()>,
 }
 
-impl<'w, W: Write> Writer<'w, W> {
-    fn new(out: &'w mut W) -> Self {
-        Writer {
-            out,
-            fields: 0,
-            result: Ok(()),
-        }
-    }
-}
-
-/// One JSON object on one line, keys in the order of the fields.
-struct JsonLine<'w, W>(Writer<'w, W>);
-
-/// A `fmt::Write` that puts a string's text in a JSON string: `"`, `\` and control
-/// characters escaped (none of the fields has them today; this keeps the output JSON
-/// whatever a field's text becomes).
-struct JsonEscape<'w, W> {
-    out: &'w mut W,
-    /// The write error that stopped the text, kept for the caller (`fmt::Error` has none).
-    error: Option<io::Error>,
-}
-
-impl<W: Write> JsonEscape<'_, W> {
-    fn put(&mut self, bytes: &[u8]) -> fmt::Result {
-        self.out.write_all(bytes).map_err(|e| {
-            self.error = Some(e);
-            fmt::Error
-        })
-    }
-}
-
-impl<W: Write> fmt::Write for JsonEscape<'_, W> {
-    fn write_str(&mut self, s: &str) -> fmt::Result {
-        let mut rest = s;
-        while let Some(i) = rest.find(|c: char| c == '"' || c == '\\' || c < ' ') {
-            self.put(&rest.as_bytes()[..i])?;
-            match rest.as_bytes()[i] {
-                b'"' => self.put(b"\\\"")?,
-                b'\\' => self.put(b"\\\\")?,
-                c => {
-                    let hex = b"0123456789abcdef";
-                    self.put(&[
-                        b'\\',
-                        b'u',
-                        b'0',
-                        b'0',
-                        hex[usize::from(c >> 4)],
-                        hex[usize::from(c & 15)],
-                    ])?;
-                }
-            }
-            rest = &rest[i + 1..];
-        }
-        self.put(rest.as_bytes())
-    }
-}
-
-impl<W: Write> Fields for JsonLine<'_, W> {
-    fn field(&mut self, key: &'static str, json: Json<'_>, _: Option<fmt::Arguments<'_>>) {
-        let w = &mut self.0;
-        if w.result.is_err() {
-            return;
-        }
-        let sep = if w.fields == 0 { "{" } else { "," };
-        w.fields += 1;
-        // Keys are plain ASCII identifiers.
-        w.result = (|| {
-            write!(w.out, "{sep}\"{key}\":")?;
-            match json {
-                Json::Str(s) => {
-                    w.out.write_all(b"\"")?;
-                    let mut text = JsonEscape {
-                        out: &mut *w.out,
-                        error: None,
-                    };
-                    if fmt::Write::write_fmt(&mut text, format_args!("{s}")).is_err() {
-                        return Err(text.error.unwrap_or_else(|| {
-                            io::Error::other("formatting a JSON string failed")
-                        }));
-                    }
-                    w.out.write_all(b"\"")
-                }
-                Json::Int(n) => write!(w.out, "{n}"),
-                Json::Bool(b) => write!(w.out, "{b}"),
-                Json::Null => w.out.write_all(b"null"),
-            }
-        })();
-    }
-}
-
-/// The summary: `key: text` lines, labels aligned.
-struct Summary<'w, W>(Writer<'w, W>);
-
 impl<W: Write> Fields for Summary<'_, W> {
     fn field(&mut self, key: &'static str, _: Json<'_>, text: Option<fmt::Arguments<'_>>) {
-        let w = &mut self.0;
+        let w = self;
         let Some(text) = text else { return };
         if w.result.is_err() {
             return;
@@ -310,29 +285,33 @@ impl<W: Write> Fields for Summary<'_, W> {
     }
 }
 
-/// One JSON object on one line, keys in the order of the fields.
-fn write_json(out: &mut impl Write, u: &Uuid) -> io::Result<()> {
-    let mut line = JsonLine(Writer::new(out));
-    fields_of(u, &mut line);
-    let Writer { out, result, .. } = line.0;
-    result?;
-    out.write_all(b"}\n")
+/// One JSON object on one line, keys in the order of the fields; `line` is a buffer kept
+/// from call to call, so that nothing is allocated once it has grown to a line's size.
+fn write_json(out: &mut impl Write, u: &Uuid, line: &mut Vec<u8>) -> io::Result<()> {
+    line.clear();
+    fields_of(u, &mut JsonLine { line });
+    line.extend_from_slice(b"}\n");
+    out.write_all(line)
 }
 
 /// The summary: `key: text` lines, labels aligned.
 fn write_text(out: &mut impl Write, u: &Uuid) -> io::Result<()> {
-    let mut summary = Summary(Writer::new(out));
+    let mut summary = Summary {
+        out,
+        result: Ok(()),
+    };
     fields_of(u, &mut summary);
-    summary.0.result
+    summary.result
 }
 
 /// Inspects every input; `Status::Invalid` if any was not a UUID.
 pub fn run<W: Write>(a: &InspectArgs, out: &mut W) -> Result<Status, Failure> {
     let mut status = Status::Ok;
     let mut first = true;
+    let mut line = Vec::with_capacity(512);
     let mut write = |out: &mut W, u: &Uuid| -> io::Result<()> {
         if a.json {
-            write_json(out, u)
+            write_json(out, u, &mut line)
         } else {
             if !first {
                 out.write_all(b"\n")?;
@@ -365,8 +344,17 @@ mod tests {
 
     fn json(s: &str) -> serde_json::Value {
         let mut out = Vec::new();
-        write_json(&mut out, &s.parse().unwrap()).unwrap();
+        write_json(&mut out, &s.parse().unwrap(), &mut Vec::new()).unwrap();
         serde_json::from_slice(&out).unwrap()
+    }
+
+    #[test]
+    fn json_strings_are_escaped() {
+        let mut line = Vec::new();
+        JsonLine { line: &mut line }.field("k", Json::Str(&"a\"b\\c\nd\u{1}é"), None);
+        line.push(b'}');
+        let v: Value = serde_json::from_slice(&line).unwrap();
+        assert_eq!(v["k"], "a\"b\\c\nd\u{1}é");
     }
 
     #[test]

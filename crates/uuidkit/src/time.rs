@@ -543,16 +543,38 @@ pub struct Rfc3339 {
 
 impl fmt::Display for Rfc3339 {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        /// Writes `n` as `N` decimal digits (the lowest `N` of them) at `out[at..]`.
+        fn digits<const N: usize>(out: &mut [u8], at: usize, mut n: u64) {
+            for i in (0..N).rev() {
+                out[at + i] = b'0' + (n % 10) as u8;
+                n /= 10;
+            }
+        }
         let t = &self.time;
         let days = t.secs.div_euclid(86_400);
-        let sod = t.secs.rem_euclid(86_400);
+        let sod = t.secs.rem_euclid(86_400) as u64;
         let (y, m, d) = civil_from_days(days);
         if (0..=9999).contains(&y) {
-            write!(f, "{y:04}")?;
-        } else {
-            let sign = if y < 0 { '-' } else { '+' };
-            write!(f, "{sign}{:06}", y.unsigned_abs())?;
+            // The common case, built in one buffer and written at once:
+            // `YYYY-MM-DDTHH:MM:SS`, then `.` and the fraction, then `Z`.
+            let mut text = *b"0000-00-00T00:00:00.000000000Z";
+            digits::<4>(&mut text, 0, y as u64);
+            digits::<2>(&mut text, 5, m as u64);
+            digits::<2>(&mut text, 8, d as u64);
+            digits::<2>(&mut text, 11, sod / 3600);
+            digits::<2>(&mut text, 14, sod / 60 % 60);
+            digits::<2>(&mut text, 17, sod % 60);
+            let digits_shown = self.digits.min(9);
+            // Truncated, never rounded: the first digits of the nine-digit fraction.
+            digits::<9>(&mut text, 20, u64::from(t.nanos));
+            let end = if digits_shown == 0 { 19 } else { 20 + digits_shown };
+            text[end] = b'Z';
+            let text = &text[..=end];
+            // Only ASCII digits and punctuation were written.
+            return f.write_str(core::str::from_utf8(text).map_err(|_| fmt::Error)?);
         }
+        let sign = if y < 0 { '-' } else { '+' };
+        write!(f, "{sign}{:06}", y.unsigned_abs())?;
         write!(
             f,
             "-{m:02}-{d:02}T{:02}:{:02}:{:02}",
