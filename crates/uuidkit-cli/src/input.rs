@@ -577,6 +577,107 @@ mod tests {
     }
 
     #[test]
+    fn reading_lines_allocates_nothing() {
+        use crate::platform::counting::allocations;
+        let mut text = Vec::new();
+        for i in 0..5000u32 {
+            match i % 7 {
+                0 => text.extend_from_slice(b"not a uuid\n"),
+                1 => text.extend_from_slice(b"F81D4FAE7DEC11D0A76500A0C91E6BF6\r\n"),
+                2 => {
+                    text.extend_from_slice(&[b'x'; 300]);
+                    text.push(b'\n');
+                }
+                _ => text.extend_from_slice(b"f81d4fae-7dec-11d0-a765-00a0c91e6bf6\n"),
+            }
+        }
+        let mut buf = vec![0u8; 4096];
+        let (mut uuids, mut others) = (0, 0);
+        let before = allocations();
+        for_each_line(
+            Trickle {
+                data: &text,
+                step: 1000,
+            },
+            &mut buf,
+            &mut io::sink(),
+            |_, item| {
+                match item {
+                    Item::Uuids(b) => uuids += b.uuids.len(),
+                    Item::Input(_) => others += 1,
+                }
+                Ok(())
+            },
+        )
+        .unwrap_or_else(|_| panic!("read failed"));
+        assert_eq!(allocations() - before, 0);
+        assert_eq!(uuids + others, 5000);
+        // Five lines in seven are UUIDs; those that a read cut come as inputs.
+        assert!(uuids > 3000 && uuids <= 5 * 5000 / 7 + 1, "{uuids}");
+    }
+
+    /// What the reader must give for each kind of line, however the reads cut the text:
+    /// every line's number, bytes (a long one's first KEEP at least) and length, and a
+    /// parsed UUID exactly for the UUID lines.
+    #[test]
+    fn edge_cases_give_the_lines_of_a_plain_split() {
+        let u = "f81d4fae-7dec-11d0-a765-00a0c91e6bf6";
+        let long = "y".repeat(70_000);
+        let text = format!(
+            "{u}\r\n\n{u}\n\r\n{u}\r\r\n{long}\n{u}\n{}\n{u} \nURN:UUID:{u}\r\n{{{u}}}\n{u}",
+            "F".repeat(32)
+        );
+        let reference: Vec<&str> = text.split('\n').collect();
+        for (buf_len, step) in [
+            (64 * 1024, 64 * 1024),
+            (4096, 4096),
+            (4096, 37),
+            (100, 1),
+            (64 * 1024, 13),
+        ] {
+            let got = lines_and_uuids(text.as_bytes(), step, buf_len);
+            assert_eq!(got.len(), reference.len(), "buffer {buf_len}, step {step}");
+            for (n, ((bytes, len, origin, uuid), line)) in got.iter().zip(&reference).enumerate() {
+                let ended = n + 1 < reference.len();
+                let line = if ended {
+                    line.strip_suffix('\r').unwrap_or(line)
+                } else {
+                    line
+                };
+                assert_eq!(*origin, Origin::Line(n as u64 + 1));
+                assert_eq!(*len, line.len() as u64, "line {}", n + 1);
+                assert_eq!(
+                    &line.as_bytes()[..bytes.len()],
+                    &bytes[..],
+                    "line {}",
+                    n + 1
+                );
+                assert!(bytes.len() >= KEEP.min(line.len()));
+                // A UUID line comes parsed when the reader took it in a batch; it may come
+                // as an input when a read cut it, or as the last line without a line end.
+                if let Some(uuid) = uuid {
+                    assert_eq!(
+                        Ok(*uuid),
+                        Uuid::parse_ascii(line.as_bytes()),
+                        "line {}",
+                        n + 1
+                    );
+                }
+            }
+            // With whole reads, every complete UUID line comes parsed.
+            if step == buf_len && buf_len > 200 {
+                let parsed: Vec<usize> = got
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, g)| g.3.is_some())
+                    .map(|(i, _)| i + 1)
+                    .collect();
+                assert_eq!(parsed, [1, 3, 7, 8, 10, 11], "buffer {buf_len}");
+            }
+        }
+    }
+
+    #[test]
     fn lines_come_out_the_same_however_the_reads_cut_them() {
         let long = "L".repeat(150);
         let text = format!(

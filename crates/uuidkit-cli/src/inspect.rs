@@ -251,7 +251,10 @@ impl Fields for JsonLine<'_> {
                 // None of the fields has a character to escape today; if one ever does,
                 // this keeps the output JSON (at the cost of a copy, for that line only).
                 // (`fold`, not `any`: without an early exit the check is vectorised.)
-                if line[start..].iter().fold(false, |bad, &c| bad | needs_escape(c)) {
+                if line[start..]
+                    .iter()
+                    .fold(false, |bad, &c| bad | needs_escape(c))
+                {
                     let text = line.split_off(start);
                     escape_into(line, &text);
                 }
@@ -346,6 +349,42 @@ mod tests {
         let mut out = Vec::new();
         write_json(&mut out, &s.parse().unwrap(), &mut Vec::new()).unwrap();
         serde_json::from_slice(&out).unwrap()
+    }
+
+    #[test]
+    fn inspecting_a_line_allocates_nothing() {
+        use crate::platform::counting::allocations;
+        let uuids: Vec<Uuid> = [
+            "c232ab00-9414-11ec-b3c8-9f6bdeced846",
+            "000003e8-9414-21ec-ac00-9f6bdeced846",
+            "6fa459ea-ee8a-3ca4-894e-db77e160355e",
+            "919108f7-52d1-4320-9bac-f847db4148a8",
+            "886313e1-3b8a-5372-9b90-0c9aee199e5d",
+            "1ec9414c-232a-6b00-b3c8-9f6bdeced846",
+            "017f22e2-79b0-7cc3-98c4-dc0c0c07398f",
+            "2489e9ad-2ee2-8e00-8ec9-32d5f69181c0",
+            "00000000-0000-0000-0000-000000000000",
+            "ffffffff-ffff-ffff-ffff-ffffffffffff",
+            "00000000-0000-4000-c000-000000000000",
+        ]
+        .iter()
+        .map(|s| s.parse().unwrap())
+        .collect();
+        let mut out = Vec::with_capacity(1 << 20);
+        let mut line = Vec::new();
+        // The first round lets the line buffer grow to its size.
+        for u in &uuids {
+            write_json(&mut out, u, &mut line).unwrap();
+        }
+        let before = allocations();
+        for _ in 0..100 {
+            for u in &uuids {
+                write_json(&mut out, u, &mut line).unwrap();
+                write_text(&mut out, u).unwrap();
+            }
+        }
+        assert_eq!(allocations() - before, 0);
+        assert!(out.len() < 1 << 20, "the output buffer itself had to grow");
     }
 
     #[test]

@@ -567,7 +567,11 @@ impl fmt::Display for Rfc3339 {
             let digits_shown = self.digits.min(9);
             // Truncated, never rounded: the first digits of the nine-digit fraction.
             digits::<9>(&mut text, 20, u64::from(t.nanos));
-            let end = if digits_shown == 0 { 19 } else { 20 + digits_shown };
+            let end = if digits_shown == 0 {
+                19
+            } else {
+                20 + digits_shown
+            };
             text[end] = b'Z';
             let text = &text[..=end];
             // Only ASCII digits and punctuation were written.
