@@ -27,7 +27,7 @@ pub(crate) fn encode_lines(
         encode_lines_at(super::level(), uuids, format, case, end, out)
     };
     #[cfg(not(all(target_arch = "x86_64", not(miri))))]
-    encode_lines_at(Level::Scalar, uuids, format, case, end, out);
+    encode_lines_scalar(uuids, format, case, end, out);
     n
 }
 
@@ -86,7 +86,7 @@ macro_rules! lines_of_level {
 ///
 /// # Safety
 /// The CPU supports `level`.
-#[cfg_attr(not(target_arch = "x86_64"), allow(clippy::missing_safety_doc))]
+#[cfg_attr(not(all(target_arch = "x86_64", not(miri))), allow(dead_code))]
 unsafe fn encode_lines_at(
     level: Level,
     uuids: &[Uuid],
@@ -131,6 +131,7 @@ fn encode_lines_scalar(uuids: &[Uuid], format: Format, case: Case, end: LineEnd,
 /// # Safety
 /// The CPU supports `level`.
 #[cfg(target_arch = "x86_64")]
+#[cfg_attr(miri, allow(dead_code))]
 unsafe fn parse_lines_at(level: Level, text: &[u8], out: &mut [Uuid]) -> (usize, usize) {
     // SAFETY (each arm): the caller guarantees the CPU supports `level`.
     unsafe {
@@ -298,7 +299,7 @@ mod tests {
             format!("{u}\r\r\n"),
             format!("{u} \n"),
             format!("\n{u}\n"),
-            format!("{u}"),
+            u.to_string(),
             format!("{u}\r"),
             format!("{{{u}}}}}\n"),
             format!("{}\n", "f".repeat(47)),
