@@ -9,7 +9,7 @@ use std::io::{self, Write};
 
 use uuidkit::inspect::Timestamp;
 use uuidkit::layout::{v2, v8};
-use uuidkit::{Case, Format, Uuid, Variant, Version};
+use uuidkit::{Case, Format, NodeId, Uuid, Variant, Version};
 
 use crate::args::InspectArgs;
 use crate::input::{self, Item, parse_or_report};
@@ -17,6 +17,8 @@ use crate::{Failure, Status};
 
 /// A field's JSON value.
 enum Json<'a> {
+    /// A string (escaped on the way out).
+    Text(&'a str),
     /// A string, as its `Display` text (escaped on the way out).
     Str(&'a dyn Display),
     /// A number.
@@ -95,7 +97,10 @@ fn clock_and_node(f: &mut impl Fields, u: &Uuid) {
     }
     if let Some(node) = u.node() {
         let multicast = node.is_multicast();
-        f.field("node", Json::Str(&node), Some(format_args!("{node}")));
+        let hex = node_hex(&node);
+        // Hex digits are ASCII.
+        let text = std::str::from_utf8(&hex).unwrap_or_default();
+        f.field("node", Json::Text(text), Some(format_args!("{text}")));
         let note = if multicast {
             "true (not a network card's address: random or hashed)"
         } else {
@@ -109,16 +114,28 @@ fn clock_and_node(f: &mut impl Fields, u: &Uuid) {
     }
 }
 
+/// The node as `NodeId`'s `Display` writes it, 12 lowercase hex digits, built on the
+/// stack (the `Display` impl formats byte by byte).
+fn node_hex(node: &NodeId) -> [u8; 12] {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut out = [0u8; 12];
+    for (pair, b) in out.chunks_exact_mut(2).zip(node.as_bytes()) {
+        pair[0] = HEX[usize::from(b >> 4)];
+        pair[1] = HEX[usize::from(b & 15)];
+    }
+    out
+}
+
 /// Every field of `u`, in order.
 fn fields_of(u: &Uuid, f: &mut impl Fields) {
     let mut buf = [0u8; Format::MAX_LEN];
     let text = u.encode(Format::Hyphenated, Case::Lower, &mut buf);
-    f.field("uuid", Json::Str(&text), Some(format_args!("{text}")));
+    f.field("uuid", Json::Text(text), Some(format_args!("{text}")));
     let variant = u.variant();
     let name = variant.name();
     f.field(
         "variant",
-        Json::Str(&name),
+        Json::Text(name),
         Some(format_args!("{name} ({})", describe_variant(u))),
     );
     let rfc = variant == Variant::Rfc9562;
@@ -170,7 +187,7 @@ fn fields_of(u: &Uuid, f: &mut impl Fields) {
         Version::V3 | Version::V5 => {
             if let Some(h) = u.hash_algorithm() {
                 let name = h.name();
-                f.field("hash", Json::Str(&name), Some(format_args!("{name}")));
+                f.field("hash", Json::Text(name), Some(format_args!("{name}")));
             }
         }
         Version::V8 => {
@@ -243,6 +260,15 @@ impl Fields for JsonLine<'_> {
         line.extend_from_slice(key.as_bytes());
         line.extend_from_slice(b"\":");
         match json {
+            Json::Text(s) => {
+                line.push(b'"');
+                if s.bytes().fold(false, |bad, c| bad | needs_escape(c)) {
+                    escape_into(line, s.as_bytes());
+                } else {
+                    line.extend_from_slice(s.as_bytes());
+                }
+                line.push(b'"');
+            }
             Json::Str(s) => {
                 line.push(b'"');
                 let start = line.len();
@@ -388,12 +414,23 @@ mod tests {
     }
 
     #[test]
+    fn node_hex_is_the_display_text() {
+        for b in [[0u8; 6], [0xff; 6], [0x01, 0x23, 0x45, 0x67, 0x89, 0xab]] {
+            let node = NodeId::from_bytes(b);
+            assert_eq!(node_hex(&node), node.to_string().as_bytes());
+        }
+    }
+
+    #[test]
     fn json_strings_are_escaped() {
         let mut line = Vec::new();
-        JsonLine { line: &mut line }.field("k", Json::Str(&"a\"b\\c\nd\u{1}é"), None);
+        let text = "a\"b\\c\nd\u{1}é";
+        let mut json = JsonLine { line: &mut line };
+        json.field("k", Json::Str(&text), None);
+        json.field("t", Json::Text(text), None);
         line.push(b'}');
         let v: Value = serde_json::from_slice(&line).unwrap();
-        assert_eq!(v["k"], "a\"b\\c\nd\u{1}é");
+        assert_eq!((&v["k"], &v["t"]), (&Value::from(text), &Value::from(text)));
     }
 
     #[test]

@@ -127,7 +127,11 @@ fn batches(c: &mut Criterion) {
         b.iter(|| {
             let text = black_box(&lines[..]);
             let mut n = 0;
-            for line in text.strip_suffix(b"\n").unwrap_or(text).split(|&b| b == b'\n') {
+            for line in text
+                .strip_suffix(b"\n")
+                .unwrap_or(text)
+                .split(|&b| b == b'\n')
+            {
                 match uuid::Uuid::try_parse_ascii(line) {
                     Ok(u) => out[n] = u,
                     Err(_) => break,
