@@ -254,11 +254,15 @@ mod tests {
             raw in proptest::collection::vec((any::<[u8; 16]>(), 0usize..4, any::<bool>(), any::<bool>()), 1..20),
             bad_line in any::<proptest::sample::Index>(), at in 0usize..48, bad in any::<u8>(),
             corrupt in any::<bool>(), room in 0usize..24, cut in 0usize..48,
+            common in any::<bool>(),
         ) {
+            // `common`: every line hyphenated with `\n`, the shape the kernels take four
+            // lines at a time.
             let mut lines: Vec<Vec<u8>> = raw.iter().map(|(b, f, upper, crlf)| {
                 let case = if *upper { Case::Upper } else { Case::Lower };
-                let mut l = Uuid::from_bytes(*b).format(FORMS[*f], case).to_string().into_bytes();
-                l.extend_from_slice(if *crlf { b"\r\n" } else { b"\n" });
+                let form = if common { Format::Hyphenated } else { FORMS[*f] };
+                let mut l = Uuid::from_bytes(*b).format(form, case).to_string().into_bytes();
+                l.extend_from_slice(if *crlf && !common { b"\r\n" } else { b"\n" });
                 l
             }).collect();
             if corrupt {

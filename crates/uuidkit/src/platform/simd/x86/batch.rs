@@ -4,10 +4,11 @@
 //! Encoding writes each UUID straight into its line of the caller's buffer: the buffer is
 //! cut into `LINE`-byte arrays (`LINE` a constant, so every store has a fixed size and
 //! offset, checked at compile time as in [`super`]). Parsing takes lines of the common
-//! shape, 36 bytes then `\n` (or `\r\n`), with one compare before the hyphenated kernel,
-//! and any other line through the same form dispatch as the one-UUID parser.
+//! shape, 36 bytes then `\n`, four at a time (four compares, then the hyphenated kernel
+//! four times), a single such line (or one ended by `\r\n`) with one compare, and any
+//! other line through the same form dispatch as the one-UUID parser.
 
-use super::{Kernel, parse_forms, sub_mut};
+use super::{Kernel, parse_forms, sub, sub_mut};
 use crate::Uuid;
 use crate::text::Case;
 
@@ -124,10 +125,39 @@ const LONGEST_LINE: usize = 47;
 /// The CPU supports `K`'s level.
 #[inline(always)]
 pub(super) unsafe fn parse<K: Kernel>(text: &[u8], out: &mut [Uuid]) -> (usize, usize) {
+    /// Four common lines, 36 bytes and `\n` each.
+    const FOUR: usize = 4 * 37;
     let mut pos = 0;
     let mut done = 0;
-    for slot in out.iter_mut() {
+    while done < out.len() {
         let rest = &text[pos..];
+        // Four common lines at once: their four `\n` are checked with loads that do not
+        // wait for each other, so the next position does not wait on each line's end.
+        if let (Some(block), Some(slots)) = (
+            rest.first_chunk::<FOUR>(),
+            out[done..].first_chunk_mut::<4>(),
+        ) && (block[36] == b'\n')
+            & (block[73] == b'\n')
+            & (block[110] == b'\n')
+            & (block[147] == b'\n')
+        {
+            // SAFETY: forwarded: the caller guarantees the CPU supports `K`'s level.
+            let parsed = unsafe {
+                [
+                    K::hyphenated(sub::<0, 36, FOUR>(block)),
+                    K::hyphenated(sub::<37, 36, FOUR>(block)),
+                    K::hyphenated(sub::<74, 36, FOUR>(block)),
+                    K::hyphenated(sub::<111, 36, FOUR>(block)),
+                ]
+            };
+            if let [Some(a), Some(b), Some(c), Some(d)] = parsed {
+                *slots = [a, b, c, d].map(Uuid::from_bytes);
+                pos += FOUR;
+                done += 4;
+                continue;
+            }
+            // One of them is not a UUID: the lines one at a time find which.
+        }
         // The common line: 36 bytes and `\n`, or 36 bytes and `\r\n`.
         if let Some(head) = rest.first_chunk::<38>() {
             let end = match (head[36], head[37]) {
@@ -139,7 +169,7 @@ pub(super) unsafe fn parse<K: Kernel>(text: &[u8], out: &mut [Uuid]) -> (usize, 
                 // SAFETY: forwarded: the caller guarantees the CPU supports `K`'s level.
                 match unsafe { K::hyphenated(head.first_chunk::<36>().expect("38 >= 36")) } {
                     Some(bytes) => {
-                        *slot = Uuid::from_bytes(bytes);
+                        out[done] = Uuid::from_bytes(bytes);
                         pos += end;
                         done += 1;
                         continue;
@@ -162,7 +192,7 @@ pub(super) unsafe fn parse<K: Kernel>(text: &[u8], out: &mut [Uuid]) -> (usize, 
         // SAFETY: forwarded: the caller guarantees the CPU supports `K`'s level.
         match unsafe { parse_forms::<K>(line) } {
             Some(bytes) => {
-                *slot = Uuid::from_bytes(bytes);
+                out[done] = Uuid::from_bytes(bytes);
                 pos += end + 1;
                 done += 1;
             }
