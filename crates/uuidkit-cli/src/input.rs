@@ -621,13 +621,14 @@ mod tests {
     /// parsed UUID exactly for the UUID lines.
     #[test]
     fn edge_cases_give_the_lines_of_a_plain_split() {
+        // CRLF, empty lines, a lone `\r`, `\r\r\n`, a line longer than the 64 KiB read
+        // buffer, every form, a trailing space, and a last line without a line end.
         let u = "f81d4fae-7dec-11d0-a765-00a0c91e6bf6";
         let long = "y".repeat(70_000);
         let text = format!(
             "{u}\r\n\n{u}\n\r\n{u}\r\r\n{long}\n{u}\n{}\n{u} \nURN:UUID:{u}\r\n{{{u}}}\n{u}",
             "F".repeat(32)
         );
-        let reference: Vec<&str> = text.split('\n').collect();
         for (buf_len, step) in [
             (64 * 1024, 64 * 1024),
             (4096, 4096),
@@ -636,34 +637,7 @@ mod tests {
             (64 * 1024, 13),
         ] {
             let got = lines_and_uuids(text.as_bytes(), step, buf_len);
-            assert_eq!(got.len(), reference.len(), "buffer {buf_len}, step {step}");
-            for (n, ((bytes, len, origin, uuid), line)) in got.iter().zip(&reference).enumerate() {
-                let ended = n + 1 < reference.len();
-                let line = if ended {
-                    line.strip_suffix('\r').unwrap_or(line)
-                } else {
-                    line
-                };
-                assert_eq!(*origin, Origin::Line(n as u64 + 1));
-                assert_eq!(*len, line.len() as u64, "line {}", n + 1);
-                assert_eq!(
-                    &line.as_bytes()[..bytes.len()],
-                    &bytes[..],
-                    "line {}",
-                    n + 1
-                );
-                assert!(bytes.len() >= KEEP.min(line.len()));
-                // A UUID line comes parsed when the reader took it in a batch; it may come
-                // as an input when a read cut it, or as the last line without a line end.
-                if let Some(uuid) = uuid {
-                    assert_eq!(
-                        Ok(*uuid),
-                        Uuid::parse_ascii(line.as_bytes()),
-                        "line {}",
-                        n + 1
-                    );
-                }
-            }
+            assert_plain_split(&text, &got, &format!("buffer {buf_len}, step {step}"));
             // With whole reads, every complete UUID line comes parsed.
             if step == buf_len && buf_len > 200 {
                 let parsed: Vec<usize> = got
@@ -674,6 +648,77 @@ mod tests {
                     .collect();
                 assert_eq!(parsed, [1, 3, 7, 8, 10, 11], "buffer {buf_len}");
             }
+        }
+    }
+
+    /// Checks what the reader gave for `text` against a plain split at `\n` (one `\r`
+    /// before it removed, the empty text after a final `\n` not a line).
+    fn assert_plain_split(text: &str, got: &[Seen], context: &str) {
+        let mut reference: Vec<&str> = text.split('\n').collect();
+        if text.is_empty() || text.ends_with('\n') {
+            reference.pop();
+        }
+        assert_eq!(got.len(), reference.len(), "{context}");
+        for (n, ((bytes, len, origin, uuid), line)) in got.iter().zip(&reference).enumerate() {
+            let ended = n + 1 < reference.len() || text.ends_with('\n');
+            let line = if ended {
+                line.strip_suffix('\r').unwrap_or(line)
+            } else {
+                line
+            };
+            assert_eq!(*origin, Origin::Line(n as u64 + 1), "{context}");
+            assert_eq!(*len, line.len() as u64, "{context}, line {}", n + 1);
+            assert!(bytes.len() >= KEEP.min(line.len()), "{context}");
+            assert_eq!(&line.as_bytes()[..bytes.len()], &bytes[..], "{context}");
+            if let Some(uuid) = uuid {
+                assert_eq!(Ok(*uuid), Uuid::parse_ascii(line.as_bytes()), "{context}");
+            }
+        }
+    }
+
+    #[test]
+    fn mixed_lines_come_out_as_a_plain_split() {
+        let u = "f81d4fae-7dec-11d0-a765-00a0c91e6bf6";
+        let long = "z".repeat(100);
+        let pieces = [
+            u.to_string(),
+            u.to_uppercase().replace('-', ""),
+            format!("{{{u}}}"),
+            format!("urn:uuid:{u}"),
+            String::new(),
+            "\r".to_string(),
+            format!("{u}\r"),
+            format!("{u}x"),
+            "bad".to_string(),
+            long,
+        ];
+        // xorshift: a fixed, reproducible sequence.
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for round in 0..300 {
+            let mut text = String::new();
+            for _ in 0..next(40) {
+                // Mostly plain UUID lines, as real input is.
+                let piece = if next(2) == 0 { 0 } else { next(pieces.len()) };
+                text.push_str(&pieces[piece]);
+                text.push_str(if next(4) == 0 { "\r\n" } else { "\n" });
+            }
+            if next(3) == 0 {
+                text.push_str(&pieces[next(pieces.len())]);
+            }
+            let buf_len = [1, 7, 64, 100, 256, 4096][next(6)];
+            let step = 1 + next(300);
+            let got = lines_and_uuids(text.as_bytes(), step, buf_len);
+            assert_plain_split(
+                &text,
+                &got,
+                &format!("round {round}, buffer {buf_len}, step {step}"),
+            );
         }
     }
 
