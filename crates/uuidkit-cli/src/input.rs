@@ -317,7 +317,7 @@ fn reading_failed(e: io::Error) -> Failure {
 /// side has nothing more for now and the next read would wait, so the output so far is
 /// what the user is waiting for. A file, or a pipe kept full, gives full reads and no
 /// extra writes.
-fn for_each_line<W: Write>(
+pub(crate) fn for_each_line<W: Write>(
     mut reader: impl Read,
     buf: &mut [u8],
     out: &mut W,
