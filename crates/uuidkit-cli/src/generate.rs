@@ -8,6 +8,7 @@ use std::sync::Arc;
 use clap::error::ErrorKind;
 use uuidkit::layout::v2::Domain;
 use uuidkit::random::Csprng;
+use uuidkit::text::{self, LineEnd};
 use uuidkit::time::{
     Clock, FnClock, GregorianTimestamp, TimeError, UnixTime, unix_10ns_60, unix_millis_48,
 };
@@ -216,22 +217,27 @@ impl Stopped {
 
 /// UUIDs a batch: small enough that a batch takes microseconds (so one clock reading
 /// per batch stays far inside the timestamp's millisecond), large enough that the clock
-/// read and the write call are spread thin.
+/// read is spread thin.
 const BATCH: usize = 256;
 
-/// Writes `count` UUIDs from `fill`, a batch at a time: each batch is formatted into one
-/// stack buffer and written with one call. On an error, the UUIDs made before it are
-/// still written.
+/// Batches a write: 2,048 lines are 64 KiB or more in every form (the simple form's
+/// lines are 33 bytes), so that each write passes straight through the 64 KiB buffer in
+/// front of standard output instead of being copied into it.
+const BATCHES_A_WRITE: usize = 8;
+
+/// Writes `count` UUIDs from `fill`, a batch at a time: each batch is encoded straight
+/// into its lines of one output buffer (see [`uuidkit::text::encode_lines`]), which is
+/// written whole when full. On an error, the UUIDs made before it are still written.
 pub(crate) fn emit_batches(
     a: &GenArgs,
     out: &mut impl Write,
     mut fill: impl FnMut(&mut [Uuid]) -> Result<(), Stopped>,
 ) -> Result<Status, Failure> {
     let (format, case): (Format, Case) = a.style();
-    let line = format.len() + 1;
+    let line = text::line_len(format, LineEnd::Lf);
     let mut uuids = [Uuid::NIL; BATCH];
-    let mut text = [0u8; BATCH * (Format::MAX_LEN + 1)];
-    let mut buf = [0u8; Format::MAX_LEN];
+    let mut lines = vec![0u8; BATCH * BATCHES_A_WRITE * line];
+    let mut used = 0;
     let mut left = a.count;
     while left > 0 {
         let n = left.min(BATCH as u64) as usize;
@@ -239,17 +245,30 @@ pub(crate) fn emit_batches(
             Ok(()) => (n, None),
             Err(Stopped { done, failure }) => (done, Some(failure)),
         };
-        for (u, slot) in uuids[..done].iter().zip(text.chunks_exact_mut(line)) {
-            slot[..line - 1].copy_from_slice(u.encode(format, case, &mut buf).as_bytes());
-            slot[line - 1] = b'\n';
+        used += line
+            * text::encode_lines(
+                &uuids[..done],
+                format,
+                case,
+                LineEnd::Lf,
+                &mut lines[used..],
+            );
+        left -= n as u64;
+        if failure.is_some() || left == 0 || lines.len() - used < BATCH * line {
+            out.write_all(&lines[..used])?;
+            used = 0;
         }
-        out.write_all(&text[..done * line])?;
         if let Some(f) = failure {
             return Err(f);
         }
-        left -= n as u64;
     }
     Ok(Status::Ok)
+}
+
+/// Process-wide v4 UUIDs into every slot of `out`, the random bits of the batch drawn
+/// in one visit to the thread's CSPRNG.
+fn v4_fill(out: &mut [Uuid]) {
+    uuidkit::v4_fill(out);
 }
 
 /// The same UUID `count` times (nil, max and the name-based versions).
@@ -557,7 +576,7 @@ pub fn run(a: &GenArgs, out: &mut impl Write) -> Result<Status, Failure> {
         V4 => match daemon {
             Some(d) => v4_from_daemon(a, out, &d),
             None => emit_batches(a, out, |b| {
-                b.fill_with(uuidkit::v4);
+                v4_fill(b);
                 Ok(())
             }),
         },

@@ -7,9 +7,9 @@
 
 use std::ffi::OsString;
 use std::fmt;
-use std::io::{self, Read};
+use std::io::{self, Read, Write};
 
-use uuidkit::{ParseError, Uuid};
+use uuidkit::{ParseError, Uuid, text};
 
 use crate::{Failure, stdio};
 
@@ -206,85 +206,214 @@ impl Partial {
     }
 }
 
+/// UUIDs a batch of [`Item::Uuids`]: a few kilobytes of stack, and a call of `each` spread
+/// over many lines.
+const BATCH: usize = 256;
+
+/// What [`for_each`] hands a command: a run of lines that are all UUIDs, or one input.
+#[derive(Clone, Copy, Debug)]
+pub enum Item<'a> {
+    /// Consecutive lines of standard input, each a UUID: `uuids[i]` is line `first + i`,
+    /// and `text` is exactly those lines with their line ends.
+    Uuids(Batch<'a>),
+    /// Any other input: an operand, or a line of standard input that is not a UUID, or
+    /// that was not taken with its neighbours (cut across reads, the last line).
+    Input(&'a Input<'a>),
+}
+
+/// Lines of standard input that are all UUIDs; see [`Item::Uuids`].
+#[derive(Clone, Copy, Debug)]
+pub struct Batch<'a> {
+    /// The number of the first line.
+    pub first: u64,
+    /// The UUID of each line.
+    pub uuids: &'a [Uuid],
+    /// The lines, line ends included.
+    pub text: &'a [u8],
+}
+
+/// Where the lines of a [`Batch`] are, found only when asked for (see
+/// [`Batch::input`]): the next line's index and where it starts in the text.
+#[derive(Default)]
+pub struct LineCursor {
+    index: usize,
+    start: usize,
+}
+
+impl<'a> Batch<'a> {
+    /// Line `i` of the batch as an input (for a message about it); `cursor` must be a new
+    /// one for each batch and `i` never less than at the call before, so that each line
+    /// end of the batch is searched for once.
+    pub fn input(&self, i: usize, cursor: &mut LineCursor) -> Input<'a> {
+        debug_assert!(i >= cursor.index && i < self.uuids.len());
+        let line_at = |start: usize| {
+            // Every line of a batch ends with `\n`: parse_lines takes only whole lines.
+            let end =
+                memchr::memchr(b'\n', &self.text[start..]).map_or(self.text.len(), |e| start + e);
+            (start, end)
+        };
+        let (mut start, mut end) = line_at(cursor.start);
+        for _ in cursor.index..i {
+            (start, end) = line_at(end + 1);
+        }
+        cursor.index = i + 1;
+        cursor.start = end + 1;
+        let line = strip_line_end(&self.text[start..(end + 1).min(self.text.len())]);
+        Input {
+            bytes: line,
+            len: line.len() as u64,
+            origin: Origin::Line(self.first + i as u64),
+        }
+    }
+}
+
 /// Calls `each` with every input: the operands if there are any, otherwise every line of
 /// standard input with its line end (`\n` or `\r\n`) removed and nothing else. A last
 /// line without a line end still counts; the empty text after a final line end does not.
-pub fn for_each(
+/// Runs of lines that are UUIDs come parsed, as [`Item::Uuids`].
+///
+/// `out` is where the command writes: it is flushed when standard input has nothing more
+/// to read at the moment (see [`for_each_line`]).
+pub fn for_each<W: Write>(
     operands: &[OsString],
-    mut each: impl FnMut(&Input<'_>) -> Result<(), Failure>,
+    out: &mut W,
+    mut each: impl FnMut(&mut W, Item<'_>) -> Result<(), Failure>,
 ) -> Result<(), Failure> {
     if !operands.is_empty() {
         for (i, op) in operands.iter().enumerate() {
             let bytes = op.as_encoded_bytes();
-            each(&Input {
-                bytes,
-                len: bytes.len() as u64,
-                origin: Origin::Argument(i + 1),
-            })?;
+            each(
+                out,
+                Item::Input(&Input {
+                    bytes,
+                    len: bytes.len() as u64,
+                    origin: Origin::Argument(i + 1),
+                }),
+            )?;
         }
         return Ok(());
     }
     let file = stdio::stdin().map_err(reading_failed)?;
-    // Before each read, which may wait for more input: the messages so far go out, so
-    // that someone typing UUIDs, or a pipe fed slowly (`tail -f log | uuidkit check`),
-    // gets each verdict before the next input arrives. At most one write a read of
-    // READ_BUFFER bytes, so a flood of invalid lines still costs few writes.
-    let before_read = stdio::flush_errors;
-    for_each_line(file, &mut vec![0u8; READ_BUFFER], before_read, each)
+    for_each_line(file, &mut vec![0u8; READ_BUFFER], out, each)
 }
 
 fn reading_failed(e: io::Error) -> Failure {
     Failure::Message(format!("reading standard input: {e}"))
 }
 
-/// Calls `each` with every line read from standard input, `reader`, through `buf` (see
-/// [`for_each`]), and `before_read` before every read.
-fn for_each_line(
+/// Calls `each` with every line read from `reader` through `buf` (see [`for_each`]).
+///
+/// Lines wholly inside a read are used where they are, without a copy, and runs of them
+/// are parsed a batch at a time ([`text::parse_lines`]). The start of a line that a read
+/// cut is moved to the front of `buf` and the next read appended to it, when it is short
+/// (a UUID is at most 47 bytes with its line end); a longer line goes on as a [`Partial`],
+/// so that memory stays bounded whatever the line length.
+///
+/// Before each read, which may wait for more input: the messages so far go out, so that
+/// someone typing UUIDs, or a pipe fed slowly (`tail -f log | uuidkit check`), gets each
+/// verdict before the next input arrives (at most one write a read of [`READ_BUFFER`]
+/// bytes, so a flood of invalid lines still costs few writes). And after a read that
+/// returned less than it could have, `out` is flushed too: then the writer on the other
+/// side has nothing more for now and the next read would wait, so the output so far is
+/// what the user is waiting for. A file, or a pipe kept full, gives full reads and no
+/// extra writes.
+pub(crate) fn for_each_line<W: Write>(
     mut reader: impl Read,
     buf: &mut [u8],
-    mut before_read: impl FnMut(),
-    mut each: impl FnMut(&Input<'_>) -> Result<(), Failure>,
+    out: &mut W,
+    mut each: impl FnMut(&mut W, Item<'_>) -> Result<(), Failure>,
 ) -> Result<(), Failure> {
     let mut partial = Partial::new();
     let mut number = 0u64;
+    let mut uuids = [Uuid::NIL; BATCH];
+    // Bytes at the front of `buf`: the start of a line begun in an earlier read.
+    let mut carried = 0;
+    let mut waiting = false;
     loop {
-        before_read();
-        let n = match reader.read(buf) {
+        stdio::flush_errors();
+        if waiting {
+            out.flush()?;
+        }
+        let room = buf.len() - carried;
+        let n = match reader.read(&mut buf[carried..]) {
             Ok(0) => break,
             Ok(n) => n,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(reading_failed(e)),
         };
-        let mut chunk = &buf[..n];
+        waiting = n < room;
+        let filled = carried + n;
+        let chunk = &buf[..filled];
+        let mut pos = 0;
         if !partial.is_empty() {
-            // The line begun in an earlier read: finish it, or keep counting.
+            // A long line begun in an earlier read: finish it, or keep counting.
             let Some(end) = memchr::memchr(b'\n', chunk) else {
                 partial.push(chunk);
                 continue;
             };
             partial.push(&chunk[..end]);
             number += 1;
-            each(&partial.input(true, Origin::Line(number)))?;
+            each(out, Item::Input(&partial.input(true, Origin::Line(number))))?;
             partial.clear();
-            chunk = &chunk[end + 1..];
+            pos = end + 1;
         }
-        // Lines wholly inside this read are used where they are, without a copy.
-        let mut start = 0;
-        for end in memchr::memchr_iter(b'\n', chunk) {
-            let line = strip_line_end(&chunk[start..=end]);
+        loop {
+            let taken = text::parse_lines(&chunk[pos..], &mut uuids);
+            if taken.uuids > 0 {
+                let batch = Batch {
+                    first: number + 1,
+                    uuids: &uuids[..taken.uuids],
+                    text: &chunk[pos..pos + taken.bytes],
+                };
+                each(out, Item::Uuids(batch))?;
+                number += taken.uuids as u64;
+                pos += taken.bytes;
+            }
+            if taken.uuids == BATCH {
+                continue;
+            }
+            // The next line is not a UUID, or not complete in this read.
+            let Some(end) = memchr::memchr(b'\n', &chunk[pos..]) else {
+                break;
+            };
+            let line = strip_line_end(&chunk[pos..=pos + end]);
             number += 1;
-            each(&Input {
+            each(
+                out,
+                Item::Input(&Input {
+                    bytes: line,
+                    len: line.len() as u64,
+                    origin: Origin::Line(number),
+                }),
+            )?;
+            pos += end + 1;
+        }
+        let tail = filled - pos;
+        if tail <= KEEP && tail < buf.len() / 2 {
+            buf.copy_within(pos..filled, 0);
+            carried = tail;
+        } else {
+            partial.push(&buf[pos..filled]);
+            carried = 0;
+        }
+    }
+    if carried > 0 {
+        number += 1;
+        let line = &buf[..carried];
+        each(
+            out,
+            Item::Input(&Input {
                 bytes: line,
                 len: line.len() as u64,
                 origin: Origin::Line(number),
-            })?;
-            start = end + 1;
-        }
-        partial.push(&chunk[start..]);
-    }
-    if !partial.is_empty() {
+            }),
+        )?;
+    } else if !partial.is_empty() {
         number += 1;
-        each(&partial.input(false, Origin::Line(number)))?;
+        each(
+            out,
+            Item::Input(&partial.input(false, Origin::Line(number))),
+        )?;
     }
     Ok(())
 }
@@ -412,20 +541,185 @@ mod tests {
         }
     }
 
-    /// Every line as (its kept bytes, its length, its number).
+    /// Every line as (its kept bytes, its length, its number, its UUID when it came in a
+    /// batch).
     fn lines_of(data: &[u8], step: usize, buf_len: usize) -> Vec<(Vec<u8>, u64, Origin)> {
+        lines_and_uuids(data, step, buf_len)
+            .into_iter()
+            .map(|(bytes, len, origin, _)| (bytes, len, origin))
+            .collect()
+    }
+
+    type Seen = (Vec<u8>, u64, Origin, Option<Uuid>);
+
+    fn lines_and_uuids(data: &[u8], step: usize, buf_len: usize) -> Vec<Seen> {
         let mut seen = Vec::new();
         for_each_line(
             Trickle { data, step },
             &mut vec![0; buf_len],
-            || {},
-            |i| {
-                seen.push((i.bytes.to_vec(), i.len, i.origin));
+            &mut io::sink(),
+            |_, item| {
+                match item {
+                    Item::Uuids(batch) => {
+                        let mut cursor = LineCursor::default();
+                        for (i, u) in batch.uuids.iter().enumerate() {
+                            let input = batch.input(i, &mut cursor);
+                            seen.push((input.bytes.to_vec(), input.len, input.origin, Some(*u)));
+                        }
+                    }
+                    Item::Input(i) => seen.push((i.bytes.to_vec(), i.len, i.origin, None)),
+                }
                 Ok(())
             },
         )
         .unwrap_or_else(|_| panic!("read failed"));
         seen
+    }
+
+    #[test]
+    fn reading_lines_allocates_nothing() {
+        use crate::platform::counting::allocations;
+        let mut text = Vec::new();
+        for i in 0..5000u32 {
+            match i % 7 {
+                0 => text.extend_from_slice(b"not a uuid\n"),
+                1 => text.extend_from_slice(b"F81D4FAE7DEC11D0A76500A0C91E6BF6\r\n"),
+                2 => {
+                    text.extend_from_slice(&[b'x'; 300]);
+                    text.push(b'\n');
+                }
+                _ => text.extend_from_slice(b"f81d4fae-7dec-11d0-a765-00a0c91e6bf6\n"),
+            }
+        }
+        let mut buf = vec![0u8; 4096];
+        let (mut uuids, mut others) = (0, 0);
+        let before = allocations();
+        for_each_line(
+            Trickle {
+                data: &text,
+                step: 1000,
+            },
+            &mut buf,
+            &mut io::sink(),
+            |_, item| {
+                match item {
+                    Item::Uuids(b) => uuids += b.uuids.len(),
+                    Item::Input(_) => others += 1,
+                }
+                Ok(())
+            },
+        )
+        .unwrap_or_else(|_| panic!("read failed"));
+        assert_eq!(allocations() - before, 0);
+        assert_eq!(uuids + others, 5000);
+        // Five lines in seven are UUIDs; those that a read cut come as inputs.
+        assert!(uuids > 3000 && uuids <= 5 * 5000 / 7 + 1, "{uuids}");
+    }
+
+    /// What the reader must give for each kind of line, however the reads cut the text:
+    /// every line's number, bytes (a long one's first KEEP at least) and length, and a
+    /// parsed UUID exactly for the UUID lines.
+    #[test]
+    fn edge_cases_give_the_lines_of_a_plain_split() {
+        // CRLF, empty lines, a lone `\r`, `\r\r\n`, a line longer than the 64 KiB read
+        // buffer, every form, a trailing space, and a last line without a line end.
+        let u = "f81d4fae-7dec-11d0-a765-00a0c91e6bf6";
+        let long = "y".repeat(70_000);
+        let text = format!(
+            "{u}\r\n\n{u}\n\r\n{u}\r\r\n{long}\n{u}\n{}\n{u} \nURN:UUID:{u}\r\n{{{u}}}\n{u}",
+            "F".repeat(32)
+        );
+        for (buf_len, step) in [
+            (64 * 1024, 64 * 1024),
+            (4096, 4096),
+            (4096, 37),
+            (100, 1),
+            (64 * 1024, 13),
+        ] {
+            let got = lines_and_uuids(text.as_bytes(), step, buf_len);
+            assert_plain_split(&text, &got, &format!("buffer {buf_len}, step {step}"));
+            // With whole reads, every complete UUID line comes parsed.
+            if step == buf_len && buf_len > 200 {
+                let parsed: Vec<usize> = got
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, g)| g.3.is_some())
+                    .map(|(i, _)| i + 1)
+                    .collect();
+                assert_eq!(parsed, [1, 3, 7, 8, 10, 11], "buffer {buf_len}");
+            }
+        }
+    }
+
+    /// Checks what the reader gave for `text` against a plain split at `\n` (one `\r`
+    /// before it removed, the empty text after a final `\n` not a line).
+    fn assert_plain_split(text: &str, got: &[Seen], context: &str) {
+        let mut reference: Vec<&str> = text.split('\n').collect();
+        if text.is_empty() || text.ends_with('\n') {
+            reference.pop();
+        }
+        assert_eq!(got.len(), reference.len(), "{context}");
+        for (n, ((bytes, len, origin, uuid), line)) in got.iter().zip(&reference).enumerate() {
+            let ended = n + 1 < reference.len() || text.ends_with('\n');
+            let line = if ended {
+                line.strip_suffix('\r').unwrap_or(line)
+            } else {
+                line
+            };
+            assert_eq!(*origin, Origin::Line(n as u64 + 1), "{context}");
+            assert_eq!(*len, line.len() as u64, "{context}, line {}", n + 1);
+            assert!(bytes.len() >= KEEP.min(line.len()), "{context}");
+            assert_eq!(&line.as_bytes()[..bytes.len()], &bytes[..], "{context}");
+            if let Some(uuid) = uuid {
+                assert_eq!(Ok(*uuid), Uuid::parse_ascii(line.as_bytes()), "{context}");
+            }
+        }
+    }
+
+    #[test]
+    fn mixed_lines_come_out_as_a_plain_split() {
+        let u = "f81d4fae-7dec-11d0-a765-00a0c91e6bf6";
+        let long = "z".repeat(100);
+        let pieces = [
+            u.to_string(),
+            u.to_uppercase().replace('-', ""),
+            format!("{{{u}}}"),
+            format!("urn:uuid:{u}"),
+            String::new(),
+            "\r".to_string(),
+            format!("{u}\r"),
+            format!("{u}x"),
+            "bad".to_string(),
+            long,
+        ];
+        // xorshift: a fixed, reproducible sequence.
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for round in 0..300 {
+            let mut text = String::new();
+            for _ in 0..next(40) {
+                // Mostly plain UUID lines, as real input is.
+                let piece = if next(2) == 0 { 0 } else { next(pieces.len()) };
+                text.push_str(&pieces[piece]);
+                text.push_str(if next(4) == 0 { "\r\n" } else { "\n" });
+            }
+            if next(3) == 0 {
+                text.push_str(&pieces[next(pieces.len())]);
+            }
+            let buf_len = [1, 7, 64, 100, 256, 4096][next(6)];
+            let step = 1 + next(300);
+            let got = lines_and_uuids(text.as_bytes(), step, buf_len);
+            assert_plain_split(
+                &text,
+                &got,
+                &format!("round {round}, buffer {buf_len}, step {step}"),
+            );
+        }
     }
 
     #[test]

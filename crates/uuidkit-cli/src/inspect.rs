@@ -1,35 +1,40 @@
 //! `uuidkit inspect`: the fields of each UUID, as a readable summary or as JSON lines.
 //!
-//! Both outputs come from one list of fields, so they always agree: JSON gets each
-//! field's machine value, the summary its readable text.
+//! Both outputs come from one list of fields ([`fields_of`]), so they always agree: JSON
+//! gets each field's machine value, the summary its readable text. Each field is written
+//! where it goes as it is listed, so that inspecting a line allocates nothing.
 
-use std::io::Write;
+use std::fmt::{self, Display};
+use std::io::{self, Write};
 
-use serde_json::Value;
 use uuidkit::inspect::Timestamp;
 use uuidkit::layout::{v2, v8};
-use uuidkit::{Uuid, Variant, Version};
+use uuidkit::{Case, Format, NodeId, Uuid, Variant, Version};
 
 use crate::args::InspectArgs;
-use crate::input::{self, parse_or_report};
+use crate::input::{self, Item, parse_or_report};
 use crate::{Failure, Status};
 
-/// One field of the report.
-struct Field {
-    /// The JSON key, also the label of the summary.
-    key: &'static str,
-    /// The JSON value.
-    json: Value,
-    /// The summary's text; `None` leaves the field out of the summary.
-    text: Option<String>,
+/// A field's JSON value.
+enum Json<'a> {
+    /// A string (escaped on the way out).
+    Text(&'a str),
+    /// A string, as its `Display` text (escaped on the way out).
+    Str(&'a dyn Display),
+    /// A number.
+    Int(u64),
+    /// `true` or `false`.
+    Bool(bool),
+    /// `null`.
+    Null,
+    /// Any JSON value (the fields of `--layout`, which allocate anyway).
+    Value(&'a serde_json::Value),
 }
 
-fn field(key: &'static str, json: impl Into<Value>, text: impl Into<String>) -> Field {
-    Field {
-        key,
-        json: json.into(),
-        text: Some(text.into()),
-    }
+/// Where [`fields_of`] lists the fields: each with its key (also the summary's label),
+/// its JSON value, and its summary text (`None`: not in the summary).
+trait Fields {
+    fn field(&mut self, key: &'static str, json: Json<'_>, text: Option<fmt::Arguments<'_>>);
 }
 
 /// What a version is, for the summary.
@@ -59,201 +64,423 @@ fn describe_variant(u: &Uuid) -> &'static str {
 }
 
 /// The time and raw timestamp fields.
-fn time_fields(fields: &mut Vec<Field>, t: Timestamp, v2_partial: bool) {
-    let time = t.to_rfc3339();
-    let time_text = if v2_partial {
-        format!("{time} (to about 7 minutes: v2 keeps only the top 28 bits)")
+fn time_fields(f: &mut impl Fields, t: Timestamp, v2_partial: bool) {
+    let time = t.rfc3339();
+    if v2_partial {
+        f.field(
+            "time",
+            Json::Str(&time),
+            Some(format_args!(
+                "{time} (to about 7 minutes: v2 keeps only the top 28 bits)"
+            )),
+        );
     } else {
-        time.clone()
-    };
-    fields.push(field("time", time, time_text));
+        f.field("time", Json::Str(&time), Some(format_args!("{time}")));
+    }
     let unit = match t {
         Timestamp::Gregorian(_) => "100 ns ticks since 1582-10-15",
         Timestamp::UnixMillis(_) => "milliseconds since 1970-01-01",
     };
-    fields.push(field("timestamp", t.raw(), format!("{} ({unit})", t.raw())));
+    f.field(
+        "timestamp",
+        Json::Int(t.raw()),
+        Some(format_args!("{} ({unit})", t.raw())),
+    );
 }
 
 /// The clock sequence, node and multicast fields of v1, v2 and v6.
-fn clock_and_node(fields: &mut Vec<Field>, u: &Uuid) {
+fn clock_and_node(f: &mut impl Fields, u: &Uuid) {
     if let Some(cs) = u.clock_seq() {
-        fields.push(field("clock_seq", cs, format!("{cs} (0x{cs:04x})")));
+        f.field(
+            "clock_seq",
+            Json::Int(cs.into()),
+            Some(format_args!("{cs} (0x{cs:04x})")),
+        );
     }
     if let Some(node) = u.node() {
         let multicast = node.is_multicast();
-        fields.push(field("node", node.to_string(), node.to_string()));
+        let hex = node_hex(&node);
+        // Hex digits are ASCII.
+        let text = std::str::from_utf8(&hex).unwrap_or_default();
+        f.field("node", Json::Text(text), Some(format_args!("{text}")));
         let note = if multicast {
             "true (not a network card's address: random or hashed)"
         } else {
             "false (may be a network card's address)"
         };
-        fields.push(field("multicast", multicast, note));
+        f.field(
+            "multicast",
+            Json::Bool(multicast),
+            Some(format_args!("{note}")),
+        );
     }
 }
 
-/// Every field of `u`.
-fn fields_of(u: &Uuid) -> Vec<Field> {
-    let mut fields = Vec::with_capacity(12);
-    fields.push(field("uuid", u.to_string(), u.to_string()));
+/// The node as `NodeId`'s `Display` writes it, 12 lowercase hex digits, built on the
+/// stack (the `Display` impl formats byte by byte).
+fn node_hex(node: &NodeId) -> [u8; 12] {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut out = [0u8; 12];
+    for (pair, b) in out.chunks_exact_mut(2).zip(node.as_bytes()) {
+        pair[0] = HEX[usize::from(b >> 4)];
+        pair[1] = HEX[usize::from(b & 15)];
+    }
+    out
+}
+
+/// Every field of `u`, in order.
+fn fields_of(u: &Uuid, f: &mut impl Fields) {
+    let mut buf = [0u8; Format::MAX_LEN];
+    let text = u.encode(Format::Hyphenated, Case::Lower, &mut buf);
+    f.field("uuid", Json::Text(text), Some(format_args!("{text}")));
     let variant = u.variant();
-    fields.push(field(
+    let name = variant.name();
+    f.field(
         "variant",
-        variant.name(),
-        format!("{} ({})", variant.name(), describe_variant(u)),
-    ));
+        Json::Text(name),
+        Some(format_args!("{name} ({})", describe_variant(u))),
+    );
     let rfc = variant == Variant::Rfc9562;
     let version = u.version();
-    fields.push(if rfc {
-        field(
+    if rfc {
+        let n = version.number();
+        f.field(
             "version",
-            version.number(),
-            format!("{} ({})", version.number(), describe(version)),
-        )
+            Json::Int(n.into()),
+            Some(format_args!("{n} ({})", describe(version))),
+        );
     } else {
-        field(
+        f.field(
             "version",
-            Value::Null,
-            "none (only the RFC 9562 variant has versions)",
-        )
-    });
-    fields.push(Field {
-        key: "nil",
-        json: u.is_nil().into(),
-        text: None,
-    });
-    fields.push(Field {
-        key: "max",
-        json: u.is_max().into(),
-        text: None,
-    });
+            Json::Null,
+            Some(format_args!(
+                "none (only the RFC 9562 variant has versions)"
+            )),
+        );
+    }
+    f.field("nil", Json::Bool(u.is_nil()), None);
+    f.field("max", Json::Bool(u.is_max()), None);
     if !rfc {
-        return fields;
+        return;
     }
     match version {
         Version::V1 | Version::V6 => {
             if let Some(t) = u.timestamp() {
-                time_fields(&mut fields, t, false);
+                time_fields(f, t, false);
             }
-            clock_and_node(&mut fields, u);
+            clock_and_node(f, u);
         }
         Version::V7 => {
             if let Some(t) = u.timestamp() {
-                time_fields(&mut fields, t, false);
+                time_fields(f, t, false);
             }
         }
         Version::V2 => {
-            if let Ok(f) = v2::decode(u) {
-                fields.push(field("domain", f.domain.to_string(), f.domain.to_string()));
-                fields.push(field("local_id", f.local_id, f.local_id.to_string()));
+            if let Ok(d) = v2::decode(u) {
+                let (domain, id) = (d.domain, d.local_id);
+                f.field("domain", Json::Str(&domain), Some(format_args!("{domain}")));
+                f.field("local_id", Json::Int(id.into()), Some(format_args!("{id}")));
             }
             if let Some(t) = u.timestamp() {
-                time_fields(&mut fields, t, true);
+                time_fields(f, t, true);
             }
-            clock_and_node(&mut fields, u);
+            clock_and_node(f, u);
         }
         Version::V3 | Version::V5 => {
             if let Some(h) = u.hash_algorithm() {
-                fields.push(field("hash", h.name(), h.name()));
+                let name = h.name();
+                f.field("hash", Json::Text(name), Some(format_args!("{name}")));
             }
         }
         Version::V8 => {
-            if let Ok(f) = v8::decode(u) {
-                fields.push(field(
+            if let Ok(c) = v8::decode(u) {
+                f.field(
                     "custom_a",
-                    f.custom_a,
-                    format!("0x{:012x} (48 bits)", f.custom_a),
-                ));
-                fields.push(field(
+                    Json::Int(c.custom_a),
+                    Some(format_args!("0x{:012x} (48 bits)", c.custom_a)),
+                );
+                f.field(
                     "custom_b",
-                    f.custom_b,
-                    format!("0x{:03x} (12 bits)", f.custom_b),
-                ));
-                fields.push(field(
+                    Json::Int(c.custom_b.into()),
+                    Some(format_args!("0x{:03x} (12 bits)", c.custom_b)),
+                );
+                f.field(
                     "custom_c",
-                    f.custom_c,
-                    format!("0x{:016x} (62 bits)", f.custom_c),
-                ));
+                    Json::Int(c.custom_c),
+                    Some(format_args!("0x{:016x} (62 bits)", c.custom_c)),
+                );
             }
         }
         Version::V4 | Version::Other(_) => {}
     }
-    fields
 }
 
-/// One JSON object on one line, keys in the order of the fields.
-fn write_json(out: &mut impl Write, fields: &[Field]) -> std::io::Result<()> {
-    out.write_all(b"{")?;
-    for (i, f) in fields.iter().enumerate() {
-        if i > 0 {
-            out.write_all(b",")?;
-        }
-        // Keys are plain ASCII identifiers; values are serialized by serde_json.
-        write!(out, "\"{}\":{}", f.key, f.json)?;
+/// One JSON object on one line, keys in the order of the fields, built in a buffer that
+/// is kept from line to line.
+struct JsonLine<'b> {
+    line: &'b mut Vec<u8>,
+}
+
+/// A `fmt::Write` appending to a buffer.
+struct Append<'b>(&'b mut Vec<u8>);
+
+impl fmt::Write for Append<'_> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.0.extend_from_slice(s.as_bytes());
+        Ok(())
     }
-    out.write_all(b"}\n")
+}
+
+/// Whether a byte must be escaped in a JSON string.
+fn needs_escape(c: u8) -> bool {
+    c == b'"' || c == b'\\' || c < b' '
+}
+
+/// Appends `text` to `line` as the inside of a JSON string: `"`, `\\` and control
+/// characters escaped.
+fn escape_into(line: &mut Vec<u8>, text: &[u8]) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    for &c in text {
+        match c {
+            b'"' => line.extend_from_slice(b"\\\""),
+            b'\\' => line.extend_from_slice(b"\\\\"),
+            c if c < b' ' => {
+                line.extend_from_slice(b"\\u00");
+                line.extend_from_slice(&[HEX[usize::from(c >> 4)], HEX[usize::from(c & 15)]]);
+            }
+            c => line.push(c),
+        }
+    }
+}
+
+impl Fields for JsonLine<'_> {
+    fn field(&mut self, key: &'static str, json: Json<'_>, _: Option<fmt::Arguments<'_>>) {
+        let line = &mut *self.line;
+        line.push(if line.is_empty() { b'{' } else { b',' });
+        // Keys are plain ASCII identifiers.
+        line.push(b'"');
+        line.extend_from_slice(key.as_bytes());
+        line.extend_from_slice(b"\":");
+        match json {
+            Json::Text(s) => {
+                line.push(b'"');
+                if s.bytes().fold(false, |bad, c| bad | needs_escape(c)) {
+                    escape_into(line, s.as_bytes());
+                } else {
+                    line.extend_from_slice(s.as_bytes());
+                }
+                line.push(b'"');
+            }
+            Json::Str(s) => {
+                line.push(b'"');
+                let start = line.len();
+                // Appending to a Vec cannot fail; the fields' Display impls do not either.
+                let _ = fmt::Write::write_fmt(&mut Append(line), format_args!("{s}"));
+                // None of the fields has a character to escape today; if one ever does,
+                // this keeps the output JSON (at the cost of a copy, for that line only).
+                // (`fold`, not `any`: without an early exit the check is vectorised.)
+                if line[start..]
+                    .iter()
+                    .fold(false, |bad, &c| bad | needs_escape(c))
+                {
+                    let text = line.split_off(start);
+                    escape_into(line, &text);
+                }
+                line.push(b'"');
+            }
+            Json::Int(n) => line.extend_from_slice(itoa::Buffer::new().format(n).as_bytes()),
+            Json::Bool(true) => line.extend_from_slice(b"true"),
+            Json::Bool(false) => line.extend_from_slice(b"false"),
+            Json::Null => line.extend_from_slice(b"null"),
+            // Writing to a Vec cannot fail.
+            Json::Value(v) => {
+                let _ = serde_json::to_writer(&mut *line, v);
+            }
+        }
+    }
+}
+
+/// The summary: `key: text` lines, labels aligned, written to `out`; the first write
+/// error is kept (the field list itself cannot fail).
+struct Summary<'w, W> {
+    out: &'w mut W,
+    result: io::Result<()>,
+}
+
+impl<W: Write> Fields for Summary<'_, W> {
+    fn field(&mut self, key: &'static str, _: Json<'_>, text: Option<fmt::Arguments<'_>>) {
+        let w = self;
+        let Some(text) = text else { return };
+        if w.result.is_err() {
+            return;
+        }
+        // The label `key:` padded to 11 columns (`machine_id:` fills them: one space).
+        let pad = 10usize.saturating_sub(key.len()).max(usize::from(key.len() >= 10));
+        w.result = writeln!(w.out, "{key}:{:pad$}{text}", "");
+    }
+}
+
+/// The fields of a UUID read as a named layout (`inspect --layout`): the layout's own
+/// reading of time, timestamp, sequence, random bits and machine ID.
+type LayoutFields = Vec<(&'static str, serde_json::Value, String)>;
+
+/// Every field of `u`; with a layout's fields, those replace the version's own time.
+fn all_fields(u: &Uuid, layout: Option<&LayoutFields>, f: &mut impl Fields) {
+    let Some(extra) = layout else {
+        return fields_of(u, f);
+    };
+    fields_of(u, &mut WithoutTime(&mut *f));
+    for (key, value, text) in extra {
+        f.field(key, Json::Value(value), Some(format_args!("{text}")));
+    }
+}
+
+/// Passes every field on but the version's own `time` and `timestamp`.
+struct WithoutTime<'f, F>(&'f mut F);
+
+impl<F: Fields> Fields for WithoutTime<'_, F> {
+    fn field(&mut self, key: &'static str, json: Json<'_>, text: Option<fmt::Arguments<'_>>) {
+        if !matches!(key, "time" | "timestamp") {
+            self.0.field(key, json, text);
+        }
+    }
+}
+
+/// One JSON object on one line, keys in the order of the fields; `line` is a buffer kept
+/// from call to call, so that nothing is allocated once it has grown to a line's size.
+fn write_json(
+    out: &mut impl Write,
+    u: &Uuid,
+    layout: Option<&LayoutFields>,
+    line: &mut Vec<u8>,
+) -> io::Result<()> {
+    line.clear();
+    all_fields(u, layout, &mut JsonLine { line });
+    line.extend_from_slice(b"}\n");
+    out.write_all(line)
 }
 
 /// The summary: `key: text` lines, labels aligned.
-fn write_text(out: &mut impl Write, fields: &[Field]) -> std::io::Result<()> {
-    for f in fields {
-        if let Some(text) = &f.text {
-            let label = format!("{}:", f.key);
-            // `machine_id:` is the one label as wide as the column.
-            if label.len() >= 11 {
-                writeln!(out, "{label} {text}")?;
-            } else {
-                writeln!(out, "{label:<11}{text}")?;
-            }
-        }
-    }
-    Ok(())
+fn write_text(out: &mut impl Write, u: &Uuid, layout: Option<&LayoutFields>) -> io::Result<()> {
+    let mut summary = Summary {
+        out,
+        result: Ok(()),
+    };
+    all_fields(u, layout, &mut summary);
+    summary.result
 }
 
 /// Inspects every input; `Status::Invalid` if any was not a UUID.
-pub fn run(a: &InspectArgs, out: &mut impl Write) -> Result<Status, Failure> {
-    let mut status = Status::Ok;
+pub fn run<W: Write>(a: &InspectArgs, out: &mut W) -> Result<Status, Failure> {
+    // Set from two closures: by `write` (a layout that does not fit) and by the input loop.
+    let status = std::cell::Cell::new(Status::Ok);
     let mut first = true;
-    input::for_each(&a.uuids, |input| {
-        let Some(u) = parse_or_report(input) else {
-            status = Status::Invalid;
-            return Ok(());
-        };
-        let mut fields = fields_of(&u);
-        if let Some(layout) = a.layout {
-            match crate::layouts::inspect(&u, layout, a.machine_id_bits) {
-                Ok(extra) => {
-                    // The layout's reading replaces the version's own time.
-                    fields.retain(|f| !matches!(f.key, "time" | "timestamp"));
-                    fields.extend(extra.into_iter().map(|(k, j, t)| field(k, j, t)));
-                }
+    let mut line = Vec::with_capacity(512);
+    let mut write = |out: &mut W, u: &Uuid| -> io::Result<()> {
+        let layout = match a.layout {
+            None => None,
+            Some(layout) => match crate::layouts::inspect(u, layout, a.machine_id_bits) {
+                Ok(extra) => Some(extra),
                 Err(e) => {
+                    // The UUID is still shown, as its version reads it.
                     crate::report(format_args!("{e}"));
-                    status = Status::Invalid;
+                    status.set(Status::Invalid);
+                    None
                 }
-            }
-        }
+            },
+        };
         if a.json {
-            write_json(out, &fields)?;
+            write_json(out, u, layout.as_ref(), &mut line)
         } else {
             if !first {
                 out.write_all(b"\n")?;
             }
-            write_text(out, &fields)?;
+            first = false;
+            write_text(out, u, layout.as_ref())
         }
-        first = false;
+    };
+    input::for_each(&a.uuids, out, |out, item| {
+        match item {
+            Item::Uuids(batch) => {
+                for u in batch.uuids {
+                    write(out, u)?;
+                }
+            }
+            Item::Input(input) => match parse_or_report(input) {
+                Some(u) => write(out, &u)?,
+                None => status.set(Status::Invalid),
+            },
+        }
         Ok(())
     })?;
-    Ok(status)
+    Ok(status.get())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::Value;
 
     fn json(s: &str) -> serde_json::Value {
         let mut out = Vec::new();
-        write_json(&mut out, &fields_of(&s.parse().unwrap())).unwrap();
+        write_json(&mut out, &s.parse().unwrap(), None, &mut Vec::new()).unwrap();
         serde_json::from_slice(&out).unwrap()
+    }
+
+    #[test]
+    fn inspecting_a_line_allocates_nothing() {
+        use crate::platform::counting::allocations;
+        let uuids: Vec<Uuid> = [
+            "c232ab00-9414-11ec-b3c8-9f6bdeced846",
+            "000003e8-9414-21ec-ac00-9f6bdeced846",
+            "6fa459ea-ee8a-3ca4-894e-db77e160355e",
+            "919108f7-52d1-4320-9bac-f847db4148a8",
+            "886313e1-3b8a-5372-9b90-0c9aee199e5d",
+            "1ec9414c-232a-6b00-b3c8-9f6bdeced846",
+            "017f22e2-79b0-7cc3-98c4-dc0c0c07398f",
+            "2489e9ad-2ee2-8e00-8ec9-32d5f69181c0",
+            "00000000-0000-0000-0000-000000000000",
+            "ffffffff-ffff-ffff-ffff-ffffffffffff",
+            "00000000-0000-4000-c000-000000000000",
+        ]
+        .iter()
+        .map(|s| s.parse().unwrap())
+        .collect();
+        let mut out = Vec::with_capacity(1 << 20);
+        let mut line = Vec::new();
+        // The first round lets the line buffer grow to its size.
+        for u in &uuids {
+            write_json(&mut out, u, None, &mut line).unwrap();
+        }
+        let before = allocations();
+        for _ in 0..100 {
+            for u in &uuids {
+                write_json(&mut out, u, None, &mut line).unwrap();
+                write_text(&mut out, u, None).unwrap();
+            }
+        }
+        assert_eq!(allocations() - before, 0);
+        assert!(out.len() < 1 << 20, "the output buffer itself had to grow");
+    }
+
+    #[test]
+    fn node_hex_is_the_display_text() {
+        for b in [[0u8; 6], [0xff; 6], [0x01, 0x23, 0x45, 0x67, 0x89, 0xab]] {
+            let node = NodeId::from_bytes(b);
+            assert_eq!(node_hex(&node), node.to_string().as_bytes());
+        }
+    }
+
+    #[test]
+    fn json_strings_are_escaped() {
+        let mut line = Vec::new();
+        let text = "a\"b\\c\nd\u{1}é";
+        let mut json = JsonLine { line: &mut line };
+        json.field("k", Json::Str(&text), None);
+        json.field("t", Json::Text(text), None);
+        line.push(b'}');
+        let v: Value = serde_json::from_slice(&line).unwrap();
+        assert_eq!((&v["k"], &v["t"]), (&Value::from(text), &Value::from(text)));
     }
 
     #[test]

@@ -49,11 +49,21 @@ impl Timestamp {
     /// RFC 3339 in UTC with as many fractional digits as the scale resolves: 7 for
     /// 100 ns ticks, 3 for milliseconds.
     pub fn to_rfc3339(&self) -> String {
+        self.rfc3339().to_string()
+    }
+
+    /// The text of [`to_rfc3339`](Self::to_rfc3339), for `Display`, without a `String`.
+    ///
+    /// ```
+    /// use uuidkit::inspect::Timestamp;
+    /// assert_eq!(Timestamp::UnixMillis(1).rfc3339().to_string(), "1970-01-01T00:00:00.001Z");
+    /// ```
+    pub fn rfc3339(&self) -> crate::time::Rfc3339 {
         let digits = match self {
             Timestamp::Gregorian(_) => 7,
             Timestamp::UnixMillis(_) => 3,
         };
-        self.to_unix().to_rfc3339(digits)
+        self.to_unix().rfc3339(digits)
     }
 }
 

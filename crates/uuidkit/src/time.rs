@@ -339,33 +339,22 @@ impl UnixTime {
     /// # Ok::<(), uuidkit::time::TimeError>(())
     /// ```
     pub fn to_rfc3339(&self, digits: usize) -> String {
-        use fmt::Write;
-        let days = self.secs.div_euclid(86_400);
-        let sod = self.secs.rem_euclid(86_400);
-        let (y, m, d) = civil_from_days(days);
-        let mut s = String::with_capacity(40);
-        // Writing to a String cannot fail.
-        let _ = if (0..=9999).contains(&y) {
-            write!(s, "{y:04}")
-        } else {
-            let sign = if y < 0 { '-' } else { '+' };
-            write!(s, "{sign}{:06}", y.unsigned_abs())
-        };
-        let _ = write!(
-            s,
-            "-{m:02}-{d:02}T{:02}:{:02}:{:02}",
-            sod / 3600,
-            sod / 60 % 60,
-            sod % 60
-        );
-        let digits = digits.min(9);
-        if digits > 0 {
-            let frac = format!("{:09}", self.nanos);
-            s.push('.');
-            s.push_str(&frac[..digits]);
+        self.rfc3339(digits).to_string()
+    }
+
+    /// The text of [`to_rfc3339`](Self::to_rfc3339), for `Display`: written where it is
+    /// wanted (a buffer, a stream) without a `String` of its own.
+    ///
+    /// ```
+    /// use uuidkit::time::UnixTime;
+    /// let t = UnixTime::from_millis(1_645_557_742_000);
+    /// assert_eq!(format!("[{}]", t.rfc3339(3)), "[2022-02-22T19:22:22.000Z]");
+    /// ```
+    pub const fn rfc3339(&self, digits: usize) -> Rfc3339 {
+        Rfc3339 {
+            time: *self,
+            digits,
         }
-        s.push('Z');
-        s
     }
 
     /// Parses RFC 3339: `YYYY-MM-DDTHH:MM:SS`, an optional fraction of 1–9 digits, then
@@ -537,6 +526,73 @@ impl UnixTime {
 impl fmt::Display for UnixTime {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.to_rfc3339(9))
+    }
+}
+
+/// An instant in RFC 3339 text, for `Display`; made by [`UnixTime::rfc3339`].
+///
+/// ```
+/// let t = uuidkit::time::UnixTime::new(0, 5);
+/// assert_eq!(t.rfc3339(9).to_string(), "1970-01-01T00:00:00.000000005Z");
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Rfc3339 {
+    time: UnixTime,
+    digits: usize,
+}
+
+impl fmt::Display for Rfc3339 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        /// Writes `n` as `N` decimal digits (the lowest `N` of them) at `out[at..]`.
+        fn digits<const N: usize>(out: &mut [u8], at: usize, mut n: u64) {
+            for i in (0..N).rev() {
+                out[at + i] = b'0' + (n % 10) as u8;
+                n /= 10;
+            }
+        }
+        let t = &self.time;
+        let days = t.secs.div_euclid(86_400);
+        let sod = t.secs.rem_euclid(86_400) as u64;
+        let (y, m, d) = civil_from_days(days);
+        if (0..=9999).contains(&y) {
+            // The common case, built in one buffer and written at once:
+            // `YYYY-MM-DDTHH:MM:SS`, then `.` and the fraction, then `Z`.
+            let mut text = *b"0000-00-00T00:00:00.000000000Z";
+            digits::<4>(&mut text, 0, y as u64);
+            digits::<2>(&mut text, 5, m as u64);
+            digits::<2>(&mut text, 8, d as u64);
+            digits::<2>(&mut text, 11, sod / 3600);
+            digits::<2>(&mut text, 14, sod / 60 % 60);
+            digits::<2>(&mut text, 17, sod % 60);
+            let digits_shown = self.digits.min(9);
+            // Truncated, never rounded: the first digits of the nine-digit fraction.
+            digits::<9>(&mut text, 20, u64::from(t.nanos));
+            let end = if digits_shown == 0 {
+                19
+            } else {
+                20 + digits_shown
+            };
+            text[end] = b'Z';
+            let text = &text[..=end];
+            // Only ASCII digits and punctuation were written.
+            return f.write_str(core::str::from_utf8(text).map_err(|_| fmt::Error)?);
+        }
+        let sign = if y < 0 { '-' } else { '+' };
+        write!(f, "{sign}{:06}", y.unsigned_abs())?;
+        write!(
+            f,
+            "-{m:02}-{d:02}T{:02}:{:02}:{:02}",
+            sod / 3600,
+            sod / 60 % 60,
+            sod % 60
+        )?;
+        let digits = self.digits.min(9);
+        if digits > 0 {
+            // The first `digits` of the nine-digit fraction: truncated, never rounded.
+            let frac = t.nanos / 10u32.pow(9 - digits as u32);
+            write!(f, ".{frac:0digits$}")?;
+        }
+        f.write_str("Z")
     }
 }
 

@@ -55,3 +55,59 @@ static PROBE: extern "C" fn() = probe_standard_descriptors;
 pub fn closed_at_start(fd: u8) -> bool {
     CLOSED_AT_START.load(Ordering::Relaxed) & (1 << fd) != 0
 }
+
+/// For the tests: an allocator that counts the allocations of each thread, so that a test
+/// can show that a loop allocates nothing ([`allocations`]).
+#[cfg(test)]
+pub mod counting {
+    use std::alloc::{GlobalAlloc, Layout, System};
+    use std::cell::Cell;
+
+    thread_local! {
+        static COUNT: Cell<u64> = const { Cell::new(0) };
+    }
+
+    /// The system allocator, counting.
+    pub struct Counting;
+
+    fn count() {
+        // A thread being torn down has no counter left; its allocations do not matter.
+        let _ = COUNT.try_with(|c| c.set(c.get() + 1));
+    }
+
+    // SAFETY: every call is passed on unchanged to the system allocator, which keeps
+    // `GlobalAlloc`'s contract; the counter is a const-initialised thread-local `Cell`,
+    // which neither allocates nor needs a destructor.
+    unsafe impl GlobalAlloc for Counting {
+        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+            count();
+            // SAFETY: forwarded: the caller keeps `alloc`'s contract.
+            unsafe { System.alloc(layout) }
+        }
+
+        unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+            count();
+            // SAFETY: forwarded: the caller keeps `alloc_zeroed`'s contract.
+            unsafe { System.alloc_zeroed(layout) }
+        }
+
+        unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+            // SAFETY: forwarded: `ptr` came from this allocator, that is from `System`.
+            unsafe { System.dealloc(ptr, layout) }
+        }
+
+        unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+            count();
+            // SAFETY: forwarded: `ptr` came from `System`; the caller keeps the contract.
+            unsafe { System.realloc(ptr, layout, new_size) }
+        }
+    }
+
+    #[global_allocator]
+    static ALLOCATOR: Counting = Counting;
+
+    /// Allocations (and reallocations) this thread has made so far.
+    pub fn allocations() -> u64 {
+        COUNT.with(Cell::get)
+    }
+}

@@ -33,6 +33,9 @@ use crate::text::{self, Case, Format, ParseError};
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
+mod batch;
+pub(crate) use batch::{encode_lines, parse_lines};
+
 #[cfg(test)]
 mod tests;
 

@@ -26,6 +26,8 @@ use core::arch::x86_64::*;
 use crate::Uuid;
 use crate::text::{Case, Format, ParseError};
 
+pub(super) mod batch;
+
 /// The hyphen, as the signed byte the `_mm*_set1_epi8` intrinsics take.
 const DASH: i8 = b'-' as i8;
 
