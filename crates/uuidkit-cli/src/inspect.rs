@@ -315,7 +315,9 @@ impl<W: Write> Fields for Summary<'_, W> {
             return;
         }
         // The label `key:` padded to 11 columns (`machine_id:` fills them: one space).
-        let pad = 10usize.saturating_sub(key.len()).max(usize::from(key.len() >= 10));
+        let pad = 10usize
+            .saturating_sub(key.len())
+            .max(usize::from(key.len() >= 10));
         w.result = writeln!(w.out, "{key}:{:pad$}{text}", "");
     }
 }

@@ -9,6 +9,7 @@
 
 mod args;
 mod check;
+mod collisions;
 mod convert;
 mod daemon;
 mod docs;
@@ -93,6 +94,7 @@ fn run(cli: Cli, out: &mut impl Write) -> Result<Status, Failure> {
         Command::Convert(a) => convert::run(&a, out),
         Command::State(a) => state::run(&a, out),
         Command::Daemon(a) => daemon::run(&a, out),
+        Command::Collisions(a) => collisions::run(&a, out),
         Command::Completions(a) => docs::completions(&a, out),
         Command::Man(a) => docs::man(&a, out),
     }

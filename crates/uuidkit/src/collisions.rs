@@ -15,6 +15,11 @@
 //!   random bits; UUIDs of one host never collide (its generator is monotonic). In each
 //!   unit a pair of hosts makes `(R·u)²` pairs of UUIDs, so
 //!   `E = C(H, 2) · (T/u) · (R·u)² / 2^b = C(H, 2) · T · u · R² / 2^b`.
+//! - **Sequence from zero** (the 2021 draft's layouts): the sequence restarts at 0 in
+//!   each unit, so two hosts in one unit share `min(k_A, k_B)` sequence values, and only
+//!   the `b` random (node) bits after it keep those apart. With `k = R·u` UUIDs a unit:
+//!   `E = C(H, 2) · (T/u) · m(k) / 2^b`, with `m(k) = k` when `k ≥ 1` and `k²` below (a
+//!   host then uses a fraction `k` of the units, one UUID each).
 //! - **Host identity** (v1/v6 with a node fixed per generator): a host's UUIDs all carry
 //!   its identity, node and clock sequence (`b` bits). Two hosts clash only if their
 //!   identities are equal (probability `2^−b` a pair), and then at every 100 ns tick both
@@ -44,6 +49,8 @@
 use core::fmt;
 
 use crate::generator::unix::V7Method;
+use crate::layout::Layout;
+use crate::layout::draft::{Precision, V8Timestamp};
 
 /// Seconds in a Julian year (365.25 days), the year of the figures.
 pub const SECONDS_PER_YEAR: f64 = 31_557_600.0;
@@ -135,6 +142,14 @@ pub enum Mode {
         /// The machine ID, if any.
         machine_id: Option<MachineId>,
     },
+    /// One of the 2021 draft's layouts ([`Layout::DraftV7`] or [`Layout::DraftV8`];
+    /// [`Layout::B1`] is [`Mode::V8`]), optionally with a machine ID in its random bits.
+    Draft {
+        /// The layout.
+        layout: Layout,
+        /// The machine ID, if any.
+        machine_id: Option<MachineId>,
+    },
 }
 
 /// What a mode reduces to; see the [module](self) for the formulas.
@@ -151,6 +166,13 @@ pub enum Model {
         /// The time unit, in seconds.
         unit: f64,
         /// Random bits that must match.
+        bits: f64,
+    },
+    /// A sequence from 0 in each unit of `unit` seconds, then `bits` random bits.
+    Sequenced {
+        /// The time unit, in seconds.
+        unit: f64,
+        /// Random bits after the sequence.
         bits: f64,
     },
     /// A fixed identity of `bits` bits per host, one UUID per 100 ns tick.
@@ -279,7 +301,42 @@ pub fn model(mode: &Mode) -> Result<Model, CollisionError> {
             machine_id,
         } => with_id(1e-3 / 4096.0, 61, 32, machine_id)?,
         // Appendix B.1: 10 ns units, a 30-bit counter seeded with 29 random bits, then 32.
-        Mode::V8 { machine_id } => with_id(1e-8, 61, 32, machine_id)?,
+        Mode::V8 { machine_id }
+        | Mode::Draft {
+            layout: Layout::B1,
+            machine_id,
+        } => with_id(1e-8, 61, 32, machine_id)?,
+        // `b2` is name-based: the same name gives the same UUID on every host, by design;
+        // different names collide as SHA-256 truncated to 122 bits does.
+        Mode::Draft {
+            layout: Layout::B2, ..
+        } => Model::Birthday { bits: 122.0 },
+        Mode::Draft { layout, machine_id } => {
+            let unit = match layout {
+                Layout::DraftV7(Precision::Millis) | Layout::DraftV8(V8Timestamp::Millis48) => 1e-3,
+                Layout::DraftV7(Precision::Micros) => 1e-6,
+                Layout::DraftV7(Precision::Nanos) => 1e-9,
+                Layout::DraftV8(V8Timestamp::Secs32) => 1.0,
+                Layout::DraftV8(V8Timestamp::Gregorian60) => TICK,
+                Layout::DraftV8(V8Timestamp::Nanos64) => 16e-9,
+                Layout::B1 | Layout::B2 => unreachable!("matched above"),
+            };
+            let bits = layout.random_bits();
+            match machine_id {
+                // At least one random bit stays, so that the node is never all zero.
+                Some(m) if m.bits() >= bits => {
+                    return Err(CollisionError::MachineIdTooWide {
+                        bits: m.bits(),
+                        max: bits - 1,
+                    });
+                }
+                Some(MachineId::Assigned { .. }) => Model::Distinct,
+                None | Some(MachineId::Hashed { .. }) => Model::Sequenced {
+                    unit,
+                    bits: bits.into(),
+                },
+            }
+        }
         // A node drawn per UUID: 47 random bits (the multicast bit is set) in every
         // UUID, beside the host's random 14-bit clock sequence: per 100 ns tick.
         Mode::Gregorian { node: Node::Random } => Model::PerUnit {
@@ -325,7 +382,9 @@ pub fn estimate(mode: &Mode, fleet: &Fleet) -> Result<Estimate, CollisionError> 
         return Err(CollisionError::RateAboveGregorianCap { rate: fleet.rate });
     }
     let id = match mode {
-        Mode::V7 { machine_id, .. } | Mode::V8 { machine_id } => *machine_id,
+        Mode::V7 { machine_id, .. } | Mode::V8 { machine_id } | Mode::Draft { machine_id, .. } => {
+            *machine_id
+        }
         _ => None,
     };
     if let Some(MachineId::Assigned { bits }) = id
@@ -363,6 +422,16 @@ impl Model {
             }
             Model::PerUnit { unit, bits } => {
                 let e = exp_of_ln(&[host_pairs, t, unit, r, r], bits);
+                (e, -(-e).exp_m1())
+            }
+            Model::Sequenced { unit, bits } => {
+                let k = r * unit;
+                // (T/u)·m(k): k ≥ 1 gives T·R, below it T·R²·u.
+                let e = if k >= 1.0 {
+                    exp_of_ln(&[host_pairs, t, r], bits)
+                } else {
+                    exp_of_ln(&[host_pairs, t, unit, r, r], bits)
+                };
                 (e, -(-e).exp_m1())
             }
             Model::HostIdentity { bits } => {

@@ -84,7 +84,7 @@ fn colliding_pairs(uuids: impl IntoIterator<Item = Uuid>) -> u64 {
 /// `units` units of `unit` seconds.
 fn expected(model: Model, hosts: u64, units: u64, per_unit: f64) -> f64 {
     let unit = match model {
-        Model::PerUnit { unit, .. } => unit,
+        Model::PerUnit { unit, .. } | Model::Sequenced { unit, .. } => unit,
         Model::HostIdentity { .. } => 1e-7,
         _ => 1.0,
     };
@@ -324,5 +324,54 @@ fn v1_with_a_fixed_node_clashes_by_host_pair_as_its_model_says() {
     assert!(
         (uuid_pairs as f64 - e).abs() <= tolerance,
         "v1 fixed node: {uuid_pairs} colliding UUID pairs, the model expects {e:.0} ± {tolerance:.0}"
+    );
+}
+
+/// H hosts of a draft layout, each making `k` UUIDs in each unit it is active in
+/// (active with probability `p`), over `units` units.
+fn simulate_draft(layout: &str, hosts: u64, units: u64, k: usize, p: f64, node_bits: u32) -> u64 {
+    let layout: uuidkit::layout::Layout = layout.parse().unwrap();
+    let mut schedule = ChaCha8Rng::seed_from_u64(2);
+    let mut all = Vec::new();
+    for h in 0..hosts {
+        let clock = ManualClock::at_millis(1_700_000_000_000);
+        let mut g = uuidkit::generator::draft::DraftGenerator::with_sources(
+            layout,
+            &clock,
+            FewBits::new(h, node_bits, 0),
+        )
+        .unwrap();
+        for _ in 0..units {
+            if (schedule.next_u64() as f64) < p * u64::MAX as f64 {
+                for _ in 0..k {
+                    all.push(g.next());
+                }
+            }
+            clock.advance(Duration::from_millis(1));
+        }
+    }
+    colliding_pairs(all)
+}
+
+#[test]
+fn draft_layouts_match_the_sequence_from_zero_model() {
+    // draft-v8-48: millisecond units, a sequence from 0, then random node bits (cut to
+    // 10). Busy hosts (8 a unit) share 8 sequence values a unit; idle ones (half the
+    // units, one UUID) share sequence 0 a quarter of the time.
+    let model = Model::Sequenced {
+        unit: 1e-3,
+        bits: 10.0,
+    };
+    let observed = simulate_draft("draft-v8-48", 8, 500, 8, 1.0, 10);
+    assert_within_poisson(
+        "draft-v8-48, 8 a unit",
+        observed,
+        expected(model, 8, 500, 8.0),
+    );
+    let observed = simulate_draft("draft-v8-48", 8, 16_000, 1, 0.5, 10);
+    assert_within_poisson(
+        "draft-v8-48, half the units",
+        observed,
+        expected(model, 8, 16_000, 0.5),
     );
 }
