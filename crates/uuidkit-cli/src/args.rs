@@ -6,6 +6,7 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use uuidkit::encoding::Encoding;
 use uuidkit::layout::{ClockSequence, Layout};
 use uuidkit::time::UnixTime;
 use uuidkit::{Case, Format, Uuid};
@@ -233,7 +234,8 @@ pub struct ManArgs {
 }
 
 const GEN_LONG_ABOUT: &str = "\
-Generate UUIDs of a chosen version, one a line.
+Generate UUIDs of a chosen version, one a line. Without a VERSION, v4 (random), as
+uuidgen and python -m uuid do; -r and -t are uuidgen's spellings of v4 and v1.
 
 VERSION is one of:
   v1   Gregorian time, clock sequence and node (RFC 9562 §5.1)
@@ -489,15 +491,36 @@ pub enum FormatArg {
     Braced,
     /// urn:uuid:hyphenated
     Urn,
+    /// Crockford base32, 26 characters (ULID's text form)
+    Base32,
+    /// Bitcoin base58, 22 characters
+    Base58,
+    /// base62 (0-9A-Za-z), 22 characters
+    Base62,
+    /// RFC 4648 base64url without padding, 22 characters
+    Base64url,
 }
 
-impl From<FormatArg> for Format {
-    fn from(f: FormatArg) -> Format {
-        match f {
-            FormatArg::Hyphenated => Format::Hyphenated,
-            FormatArg::Simple => Format::Simple,
-            FormatArg::Braced => Format::Braced,
-            FormatArg::Urn => Format::Urn,
+impl FormatArg {
+    /// The hex form, or `None` for a compact encoding.
+    pub fn hex(self) -> Option<Format> {
+        match self {
+            FormatArg::Hyphenated => Some(Format::Hyphenated),
+            FormatArg::Simple => Some(Format::Simple),
+            FormatArg::Braced => Some(Format::Braced),
+            FormatArg::Urn => Some(Format::Urn),
+            _ => None,
+        }
+    }
+
+    /// The compact encoding, or `None` for a hex form.
+    pub fn encoding(self) -> Option<Encoding> {
+        match self {
+            FormatArg::Base32 => Some(Encoding::Base32),
+            FormatArg::Base58 => Some(Encoding::Base58),
+            FormatArg::Base62 => Some(Encoding::Base62),
+            FormatArg::Base64url => Some(Encoding::Base64Url),
+            _ => None,
         }
     }
 }
@@ -552,8 +575,20 @@ pub fn parse_domain(s: &str) -> Result<DomainArg, String> {
 /// What `gen` accepts.
 #[derive(Debug, Args)]
 pub struct GenArgs {
-    /// The UUID version to generate
+    /// The UUID version to generate (default v4, as uuidgen)
     #[arg(value_enum, value_name = "VERSION", hide_possible_values = false)]
+    pub version_arg: Option<GenVersion>,
+
+    /// uuidgen's spelling of v4
+    #[arg(short = 'r', long = "random", conflicts_with_all = ["version_arg", "time_based"])]
+    pub random: bool,
+
+    /// uuidgen's spelling of v1 (its long form is --time-based: --time takes a time)
+    #[arg(short = 't', long = "time-based", conflicts_with = "version_arg")]
+    pub time_based: bool,
+
+    /// The version to generate: VERSION, -r, -t, else v4 (see [`GenArgs::resolve`]).
+    #[arg(skip = GenVersion::V4)]
     pub version: GenVersion,
 
     /// How many UUIDs to write, one a line: decimal or 0x hex
@@ -794,10 +829,19 @@ impl GenArgs {
         self.name.is_some() || self.name_hex.is_some() || self.name_file.is_some()
     }
 
-    /// The output form and case.
+    /// Settles the version: VERSION, else `-t` (v1), else v4 (also `-r`).
+    pub fn resolve(&mut self) {
+        self.version = match (self.version_arg, self.time_based) {
+            (Some(v), _) => v,
+            (None, true) => GenVersion::V1,
+            (None, false) => GenVersion::V4,
+        };
+    }
+
+    /// The output form and case (for a compact encoding, see [`FormatArg::encoding`]).
     pub fn style(&self) -> (Format, Case) {
         let case = if self.upper { Case::Upper } else { Case::Lower };
-        (self.format.into(), case)
+        (self.format.hex().unwrap_or_default(), case)
     }
 }
 

@@ -6,6 +6,7 @@ use std::io::Write;
 use std::sync::Arc;
 
 use clap::error::ErrorKind;
+use uuidkit::encoding::Encoding;
 use uuidkit::layout::v2::Domain;
 use uuidkit::random::Csprng;
 use uuidkit::text::{self, LineEnd};
@@ -69,6 +70,14 @@ fn usage(kind: ErrorKind, message: impl std::fmt::Display) -> Failure {
 /// Refuses flags that do not apply to the version, and missing required ones.
 fn validate(a: &GenArgs) -> Result<(), Failure> {
     crate::layouts::validate(a)?;
+    if let Some(e) = a.format.encoding()
+        && a.upper
+    {
+        return Err(usage(
+            ErrorKind::ArgumentConflict,
+            format!("--upper applies to the hex forms; {e} has its own alphabet"),
+        ));
+    }
     let v = a.version;
     for (flag, given, versions, names) in applicability(a) {
         if given && !versions.contains(&v) {
@@ -233,6 +242,9 @@ pub(crate) fn emit_batches(
     out: &mut impl Write,
     mut fill: impl FnMut(&mut [Uuid]) -> Result<(), Stopped>,
 ) -> Result<Status, Failure> {
+    if let Some(e) = a.format.encoding() {
+        return emit_encoded(a, out, e, fill);
+    }
     let (format, case): (Format, Case) = a.style();
     let line = text::line_len(format, LineEnd::Lf);
     let mut uuids = [Uuid::NIL; BATCH];
@@ -258,6 +270,38 @@ pub(crate) fn emit_batches(
             out.write_all(&lines[..used])?;
             used = 0;
         }
+        if let Some(f) = failure {
+            return Err(f);
+        }
+    }
+    Ok(Status::Ok)
+}
+
+/// [`emit_batches`] for a compact encoding: each UUID encoded into its line of one
+/// buffer, written a batch at a time.
+fn emit_encoded(
+    a: &GenArgs,
+    out: &mut impl Write,
+    e: Encoding,
+    mut fill: impl FnMut(&mut [Uuid]) -> Result<(), Stopped>,
+) -> Result<Status, Failure> {
+    let mut uuids = [Uuid::NIL; BATCH];
+    let mut lines = Vec::with_capacity(BATCH * (Encoding::MAX_LEN + 1));
+    let mut left = a.count;
+    while left > 0 {
+        let n = left.min(BATCH as u64) as usize;
+        let (done, failure) = match fill(&mut uuids[..n]) {
+            Ok(()) => (n, None),
+            Err(Stopped { done, failure }) => (done, Some(failure)),
+        };
+        lines.clear();
+        let mut buf = [0u8; Encoding::MAX_LEN];
+        for u in &uuids[..done] {
+            lines.extend_from_slice(e.encode(u, &mut buf).as_bytes());
+            lines.push(b'\n');
+        }
+        out.write_all(&lines)?;
+        left -= n as u64;
         if let Some(f) = failure {
             return Err(f);
         }

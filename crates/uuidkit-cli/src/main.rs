@@ -88,7 +88,10 @@ pub fn report(message: std::fmt::Arguments<'_>) {
 
 fn run(cli: Cli, out: &mut impl Write) -> Result<Status, Failure> {
     match cli.command {
-        Command::Gen(a) => generate::run(&a, out),
+        Command::Gen(mut a) => {
+            a.resolve();
+            generate::run(&a, out)
+        }
         Command::Inspect(a) => inspect::run(&a, out),
         Command::Check(a) => check::run(&a),
         Command::Convert(a) => convert::run(&a, out),
