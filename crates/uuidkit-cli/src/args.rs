@@ -125,6 +125,9 @@ pub enum Command {
         arg_required_else_help = true
     )]
     Daemon(DaemonArgs),
+    /// Re-encode UUIDs into another text form (hex forms, base32, base58, base62, base64url)
+    #[command(long_about = FORMAT_LONG_ABOUT)]
+    Format(FormatArgs),
     /// How likely two hosts make the same UUID: expected colliding pairs and probability
     #[command(long_about = COLLISIONS_LONG_ABOUT)]
     Collisions(CollisionsArgs),
@@ -134,6 +137,41 @@ pub enum Command {
     /// Write uuidkit's man pages
     #[command(long_about = MAN_LONG_ABOUT)]
     Man(ManArgs),
+}
+
+const FORMAT_LONG_ABOUT: &str = "\
+Re-encode each UUID into FORM, one a line: hyphenated, simple, braced, urn, or the compact
+base32 (Crockford, 26 characters: ULID's form, so a v7 sorts as its ULID), base58
+(Bitcoin), base62 or base64url (RFC 4648, unpadded; 22 characters each).
+
+Inputs are the arguments, or one a line from standard input. Any hex form is read, and a
+26-character input as base32; a 22-character text could be base58, base62 or base64url,
+so those are read only with --from naming the one. An input that is not a UUID is
+reported with the byte at fault (exit status 1), as check reports it.
+
+Examples:
+  uuidkit format --to base32 017f22e2-79b0-7cc3-98c4-dc0c0c07398f
+  uuidkit gen v7 -n 3 | uuidkit format --to base58
+  uuidkit format --from base58 --to urn 1BzmjTFLHWXwiSK4y3H5iW";
+
+/// What `format` accepts.
+#[derive(Debug, Args)]
+pub struct FormatArgs {
+    /// The form to write
+    #[arg(long, value_enum, value_name = "FORM")]
+    pub to: FormatArg,
+    /// Read inputs in this form only (needed for base58, base62, base64url: their
+    /// 22-character texts look alike); default: any hex form, and base32 at 26 bytes
+    #[arg(long, value_enum, value_name = "FORM")]
+    pub from: Option<FormatArg>,
+
+    /// Uppercase hex digits (hex forms only; the urn:uuid: prefix stays lowercase)
+    #[arg(long)]
+    pub upper: bool,
+
+    /// UUIDs to re-encode; with none, one per line from standard input
+    #[arg(value_name = "UUID", value_parser = clap::value_parser!(OsString))]
+    pub uuids: Vec<OsString>,
 }
 
 const COLLISIONS_LONG_ABOUT: &str = "\
@@ -848,6 +886,11 @@ impl GenArgs {
 /// What `inspect` accepts.
 #[derive(Debug, Args)]
 pub struct InspectArgs {
+    /// Read inputs in this form only (needed for base58, base62, base64url: their
+    /// 22-character texts look alike); default: any hex form, and base32 at 26 bytes
+    #[arg(long, value_enum, value_name = "FORM")]
+    pub from: Option<FormatArg>,
+
     /// One JSON object per line instead of the readable summary
     #[arg(long)]
     pub json: bool,
@@ -873,6 +916,11 @@ pub struct InspectArgs {
 /// What `check` accepts.
 #[derive(Debug, Args)]
 pub struct CheckArgs {
+    /// Read inputs in this form only (needed for base58, base62, base64url: their
+    /// 22-character texts look alike); default: any hex form, and base32 at 26 bytes
+    #[arg(long, value_enum, value_name = "FORM")]
+    pub from: Option<FormatArg>,
+
     /// UUIDs to check; with none, one per line from standard input
     #[arg(value_name = "UUID", value_parser = clap::value_parser!(OsString))]
     pub uuids: Vec<OsString>,
@@ -890,6 +938,11 @@ pub enum ConvertTarget {
 /// What `convert` accepts.
 #[derive(Debug, Args)]
 pub struct ConvertArgs {
+    /// Read inputs in this form only (needed for base58, base62, base64url: their
+    /// 22-character texts look alike); default: any hex form, and base32 at 26 bytes
+    #[arg(long, value_enum, value_name = "FORM")]
+    pub from: Option<FormatArg>,
+
     /// The version to convert to
     #[arg(long, value_enum, value_name = "VERSION")]
     pub to: ConvertTarget,

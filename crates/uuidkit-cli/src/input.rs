@@ -9,6 +9,9 @@ use std::ffi::OsString;
 use std::fmt;
 use std::io::{self, Read, Write};
 
+use std::sync::atomic::{AtomicU8, Ordering};
+
+use uuidkit::encoding::Encoding;
 use uuidkit::{ParseError, Uuid, text};
 
 use crate::{Failure, stdio};
@@ -136,8 +139,56 @@ pub fn report_invalid(input: &Input<'_>, err: &ParseError) {
     ));
 }
 
-/// Parses an input, reporting it on standard error when it is not a UUID.
+/// The form inputs are read in: any hex form, with 26-byte inputs read as base32
+/// (0, the default), or only a compact encoding (1 + its index in [`Encoding::ALL`]).
+/// Set once by the subcommand from `--from`, before any input is read.
+static FROM: AtomicU8 = AtomicU8::new(0);
+
+/// Reads every later input in `encoding` only (`--from base58`, say); `None`: the hex
+/// forms and base32 (the only forms that can be told apart by their length).
+pub fn set_from(encoding: Option<Encoding>) {
+    let v = encoding.map_or(0, |e| {
+        1 + Encoding::ALL.iter().position(|x| *x == e).unwrap_or(0) as u8
+    });
+    FROM.store(v, Ordering::Relaxed);
+}
+
+fn from() -> Option<Encoding> {
+    match FROM.load(Ordering::Relaxed) {
+        0 => None,
+        v => Encoding::ALL.get(usize::from(v - 1)).copied(),
+    }
+}
+
+/// Reads a compact encoding, reporting the input when it is not one.
+fn decode_or_report(input: &Input<'_>, e: Encoding) -> Option<Uuid> {
+    if !input.is_whole() {
+        crate::report(format_args!(
+            "invalid UUID {}: too long (a {e} UUID is {} bytes)",
+            Described(input),
+            e.len()
+        ));
+        return None;
+    }
+    match e.decode(input.bytes) {
+        Ok(u) => Some(u),
+        Err(err) => {
+            crate::report(format_args!("invalid UUID {}: {err}", Described(input)));
+            None
+        }
+    }
+}
+
+/// Parses an input, reporting it on standard error when it is not a UUID: a hex form,
+/// or base32 when it is 26 bytes long; with `--from`, only that encoding.
 pub fn parse_or_report(input: &Input<'_>) -> Option<Uuid> {
+    match from() {
+        Some(e) => return decode_or_report(input, e),
+        None if input.len == Encoding::Base32.len() as u64 => {
+            return decode_or_report(input, Encoding::Base32);
+        }
+        None => {}
+    }
     match Uuid::parse_ascii(input.bytes) {
         Ok(u) if input.is_whole() => Some(u),
         Err(e) => {
@@ -357,8 +408,14 @@ pub(crate) fn for_each_line<W: Write>(
             partial.clear();
             pos = end + 1;
         }
+        // With `--from`, hex lines are not UUIDs: every line goes through `each` alone.
+        let hex = from().is_none();
         loop {
-            let taken = text::parse_lines(&chunk[pos..], &mut uuids);
+            let taken = if hex {
+                text::parse_lines(&chunk[pos..], &mut uuids)
+            } else {
+                text::ParsedLines::default()
+            };
             if taken.uuids > 0 {
                 let batch = Batch {
                     first: number + 1,

@@ -27,6 +27,8 @@ enum Json<'a> {
     Bool(bool),
     /// `null`.
     Null,
+    /// JSON text written as it is (an object built on the stack).
+    Raw(&'a str),
     /// Any JSON value (the fields of `--layout`, which allocate anyway).
     Value(&'a serde_json::Value),
 }
@@ -128,6 +130,58 @@ fn node_hex(node: &NodeId) -> [u8; 12] {
     out
 }
 
+/// The UUID as a number, in Microsoft's GUID byte order, and split into RFC 4122's
+/// fields: JSON only (the summary shows the UUID, which is all of them).
+fn value_fields(u: &Uuid, f: &mut impl Fields) {
+    let mut dec = itoa::Buffer::new();
+    f.field("int", Json::Text(dec.format(u.as_u128())), None);
+    let le = hex_bytes::<32>(&u.to_bytes_le());
+    f.field("bytes_le", Json::Text(ascii(&le)), None);
+    // {"time_low":"…","time_mid":"…",…}: 8, 4, 4, 2, 2 and 12 hex digits.
+    let b = u.as_bytes();
+    let parts: [(&str, &[u8]); 6] = [
+        ("time_low", &b[0..4]),
+        ("time_mid", &b[4..6]),
+        ("time_hi_and_version", &b[6..8]),
+        ("clock_seq_hi_and_reserved", &b[8..9]),
+        ("clock_seq_low", &b[9..10]),
+        ("node", &b[10..16]),
+    ];
+    let mut obj = [0u8; 160];
+    let mut n = 0;
+    let mut put = |bytes: &[u8]| {
+        obj[n..n + bytes.len()].copy_from_slice(bytes);
+        n += bytes.len();
+    };
+    for (i, (name, bytes)) in parts.iter().enumerate() {
+        put(if i == 0 { b"{\"" } else { b",\"" });
+        put(name.as_bytes());
+        put(b"\":\"");
+        for byte in *bytes {
+            put(&hex_bytes::<2>(&[*byte]));
+        }
+        put(b"\"");
+    }
+    put(b"}");
+    f.field("fields", Json::Raw(ascii(&obj[..n])), None);
+}
+
+/// `bytes` as lowercase hex, `N` = twice their number.
+fn hex_bytes<const N: usize>(bytes: &[u8]) -> [u8; N] {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut out = [0u8; N];
+    for (pair, b) in out.chunks_exact_mut(2).zip(bytes) {
+        pair[0] = HEX[usize::from(b >> 4)];
+        pair[1] = HEX[usize::from(b & 15)];
+    }
+    out
+}
+
+/// Bytes known to be ASCII as a `&str`.
+fn ascii(b: &[u8]) -> &str {
+    std::str::from_utf8(b).unwrap_or_default()
+}
+
 /// Every field of `u`, in order.
 fn fields_of(u: &Uuid, f: &mut impl Fields) {
     let mut buf = [0u8; Format::MAX_LEN];
@@ -160,6 +214,7 @@ fn fields_of(u: &Uuid, f: &mut impl Fields) {
     }
     f.field("nil", Json::Bool(u.is_nil()), None);
     f.field("max", Json::Bool(u.is_max()), None);
+    value_fields(u, f);
     if !rfc {
         return;
     }
@@ -292,6 +347,7 @@ impl Fields for JsonLine<'_> {
             Json::Bool(true) => line.extend_from_slice(b"true"),
             Json::Bool(false) => line.extend_from_slice(b"false"),
             Json::Null => line.extend_from_slice(b"null"),
+            Json::Raw(r) => line.extend_from_slice(r.as_bytes()),
             // Writing to a Vec cannot fail.
             Json::Value(v) => {
                 let _ = serde_json::to_writer(&mut *line, v);

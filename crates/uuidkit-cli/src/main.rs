@@ -13,6 +13,7 @@ mod collisions;
 mod convert;
 mod daemon;
 mod docs;
+mod format;
 mod generate;
 mod input;
 mod inspect;
@@ -92,9 +93,22 @@ fn run(cli: Cli, out: &mut impl Write) -> Result<Status, Failure> {
             a.resolve();
             generate::run(&a, out)
         }
-        Command::Inspect(a) => inspect::run(&a, out),
-        Command::Check(a) => check::run(&a),
-        Command::Convert(a) => convert::run(&a, out),
+        Command::Inspect(a) => {
+            input::set_from(a.from.and_then(|f| f.encoding()));
+            inspect::run(&a, out)
+        }
+        Command::Check(a) => {
+            input::set_from(a.from.and_then(|f| f.encoding()));
+            check::run(&a)
+        }
+        Command::Convert(a) => {
+            input::set_from(a.from.and_then(|f| f.encoding()));
+            convert::run(&a, out)
+        }
+        Command::Format(a) => {
+            input::set_from(a.from.and_then(|f| f.encoding()));
+            format::run(&a, out)
+        }
         Command::State(a) => state::run(&a, out),
         Command::Daemon(a) => daemon::run(&a, out),
         Command::Collisions(a) => collisions::run(&a, out),

@@ -427,7 +427,7 @@ fn gen_usage_errors_exit_2_and_name_the_flag() {
         (&["gen", "v8", "--time", "1969-12-31T23:59:59Z"], "--time"),
         (&["gen", "v9"], "v9"),
         (&["gen", "V4"], "V4"),
-        (&["gen"], "VERSION"),
+        (&["gen", "-r", "v1"], "--random"),
         (&["gen", "v4", "--name", "x"], "--name"),
         (&["gen", "v4", "--namespace", "@dns"], "--namespace"),
         (&["gen", "v1", "--method", "counter"], "--method"),
