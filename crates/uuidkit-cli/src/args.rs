@@ -892,8 +892,23 @@ pub struct InspectArgs {
     pub from: Option<FormatArg>,
 
     /// One JSON object per line instead of the readable summary
-    #[arg(long)]
+    #[arg(long, conflicts_with = "output")]
     pub json: bool,
+
+    /// How to show the fields: summary (the default), json (as --json), or table: one
+    /// row a UUID in aligned columns under a header, like uuidparse
+    #[arg(long, value_name = "HOW", value_parser = ["summary", "json", "table"])]
+    pub output: Option<String>,
+
+    /// With --output table: the columns, comma-separated: any JSON field of inspect
+    /// (uuid, variant, version, time, timestamp, clock_seq, node, int, bytes_le, ...)
+    #[arg(
+        long,
+        value_name = "LIST",
+        default_value = "uuid,variant,version,time",
+        value_delimiter = ','
+    )]
+    pub columns: Vec<String>,
 
     /// Read each UUID as this layout (b1, b2, draft-v7-ms, ... draft-v8-64)
     #[arg(

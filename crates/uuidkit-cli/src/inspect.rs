@@ -428,8 +428,88 @@ fn write_text(out: &mut impl Write, u: &Uuid, layout: Option<&LayoutFields>) -> 
     summary.result
 }
 
+/// The fields a table can show, and each column's width (a field's usual width, at least
+/// its header's; a longer value widens its own row only).
+const TABLE_COLUMNS: &[(&str, usize)] = &[
+    ("uuid", 36),
+    ("variant", 9),
+    ("version", 7),
+    ("nil", 5),
+    ("max", 5),
+    ("int", 39),
+    ("bytes_le", 32),
+    ("fields", 40),
+    ("time", 30),
+    ("timestamp", 18),
+    ("clock_seq", 9),
+    ("node", 12),
+    ("multicast", 9),
+    ("domain", 6),
+    ("local_id", 10),
+    ("hash", 6),
+    ("custom_a", 15),
+    ("custom_b", 8),
+    ("custom_c", 19),
+    ("layout", 11),
+    ("sequence", 8),
+    ("random", 16),
+    ("machine_id", 10),
+];
+
+/// One table row: the plain value of each column asked for (`-` when the UUID has no
+/// such field).
+struct Row<'c> {
+    columns: &'c [String],
+    values: Vec<Option<String>>,
+}
+
+impl Fields for Row<'_> {
+    fn field(&mut self, key: &'static str, json: Json<'_>, _: Option<fmt::Arguments<'_>>) {
+        let Some(i) = self.columns.iter().position(|c| c == key) else {
+            return;
+        };
+        self.values[i] = Some(match json {
+            Json::Text(s) | Json::Raw(s) => s.to_string(),
+            Json::Str(d) => d.to_string(),
+            Json::Int(n) => n.to_string(),
+            Json::Bool(b) => b.to_string(),
+            Json::Null => "-".to_string(),
+            Json::Value(serde_json::Value::String(s)) => s.clone(),
+            Json::Value(v) => v.to_string(),
+        });
+    }
+}
+
+fn table_line(out: &mut impl Write, cells: &[(&str, usize)]) -> io::Result<()> {
+    let mut line = String::new();
+    for (i, (text, width)) in cells.iter().enumerate() {
+        if i + 1 == cells.len() {
+            line.push_str(text);
+        } else {
+            line.push_str(&format!("{text:<width$} "));
+        }
+    }
+    writeln!(out, "{}", line.trim_end())
+}
+
+fn widths(columns: &[String]) -> Vec<usize> {
+    columns
+        .iter()
+        .map(|c| {
+            let w = TABLE_COLUMNS
+                .iter()
+                .find(|(k, _)| k == c)
+                .map_or(0, |(_, w)| *w);
+            w.max(c.len())
+        })
+        .collect()
+}
+
 /// Inspects every input; `Status::Invalid` if any was not a UUID.
 pub fn run<W: Write>(a: &InspectArgs, out: &mut W) -> Result<Status, Failure> {
+    if a.output.as_deref() == Some("table") {
+        return run_table(a, out);
+    }
     // Set from two closures: by `write` (a layout that does not fit) and by the input loop.
     let status = std::cell::Cell::new(Status::Ok);
     let mut first = true;
@@ -447,7 +527,7 @@ pub fn run<W: Write>(a: &InspectArgs, out: &mut W) -> Result<Status, Failure> {
                 }
             },
         };
-        if a.json {
+        if a.json || a.output.as_deref() == Some("json") {
             write_json(out, u, layout.as_ref(), &mut line)
         } else {
             if !first {
@@ -456,6 +536,74 @@ pub fn run<W: Write>(a: &InspectArgs, out: &mut W) -> Result<Status, Failure> {
             first = false;
             write_text(out, u, layout.as_ref())
         }
+    };
+    input::for_each(&a.uuids, out, |out, item| {
+        match item {
+            Item::Uuids(batch) => {
+                for u in batch.uuids {
+                    write(out, u)?;
+                }
+            }
+            Item::Input(input) => match parse_or_report(input) {
+                Some(u) => write(out, &u)?,
+                None => status.set(Status::Invalid),
+            },
+        }
+        Ok(())
+    })?;
+    Ok(status.get())
+}
+
+/// `inspect --output table`: a header, then one row a UUID.
+fn run_table<W: Write>(a: &InspectArgs, out: &mut W) -> Result<Status, Failure> {
+    if let Some(bad) = a
+        .columns
+        .iter()
+        .find(|c| !TABLE_COLUMNS.iter().any(|(k, _)| k == c))
+    {
+        let known: Vec<&str> = TABLE_COLUMNS.iter().map(|(k, _)| *k).collect();
+        return Err(crate::usage_error(
+            "inspect",
+            clap::error::ErrorKind::InvalidValue,
+            format!(
+                "--columns: no column '{bad}'; the columns are {}",
+                known.join(", ")
+            ),
+        ));
+    }
+    let widths = widths(&a.columns);
+    let header: Vec<String> = a.columns.iter().map(|c| c.to_uppercase()).collect();
+    let cells: Vec<(&str, usize)> = header
+        .iter()
+        .map(String::as_str)
+        .zip(widths.iter().copied())
+        .collect();
+    table_line(out, &cells)?;
+    let status = std::cell::Cell::new(Status::Ok);
+    let write = |out: &mut W, u: &Uuid| -> io::Result<()> {
+        let layout = match a.layout {
+            None => None,
+            Some(layout) => match crate::layouts::inspect(u, layout, a.machine_id_bits) {
+                Ok(extra) => Some(extra),
+                Err(e) => {
+                    crate::report(format_args!("{e}"));
+                    status.set(Status::Invalid);
+                    None
+                }
+            },
+        };
+        let mut row = Row {
+            columns: &a.columns,
+            values: vec![None; a.columns.len()],
+        };
+        all_fields(u, layout.as_ref(), &mut row);
+        let cells: Vec<(&str, usize)> = row
+            .values
+            .iter()
+            .map(|v| v.as_deref().unwrap_or("-"))
+            .zip(widths.iter().copied())
+            .collect();
+        table_line(out, &cells)
     };
     input::for_each(&a.uuids, out, |out, item| {
         match item {

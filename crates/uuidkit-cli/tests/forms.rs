@@ -216,3 +216,56 @@ fn inspect_json_has_the_integer_guid_bytes_and_rfc_4122_fields() {
         }
     }
 }
+
+#[test]
+fn inspect_table_has_a_header_and_a_row_a_uuid_in_aligned_columns() {
+    let text = ok(&[
+        "inspect",
+        "--output",
+        "table",
+        "--columns",
+        "uuid,version,clock_seq,node",
+        "c232ab00-9414-11ec-b3c8-9f6bdeced846",
+        "919108f7-52d1-4320-9bac-f847db4148a8",
+    ]);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert!(
+        lines[0].starts_with("UUID ") && lines[0].contains("CLOCK_SEQ"),
+        "{text}"
+    );
+    let col = lines[0].find("VERSION").unwrap();
+    assert_eq!(&lines[1][col..col + 1], "1");
+    assert_eq!(&lines[2][col..col + 1], "4");
+    assert!(lines[1].ends_with("9f6bdeced846"), "{text}");
+    assert!(
+        lines[2].contains(" - "),
+        "a v4 has no clock sequence: {text}"
+    );
+    // The default columns are uuidparse's.
+    let default = ok(&[
+        "inspect",
+        "--output",
+        "table",
+        "c232ab00-9414-11ec-b3c8-9f6bdeced846",
+    ]);
+    assert!(default.starts_with("UUID") && default.contains("VARIANT") && default.contains("TIME"));
+    let out = run(&[
+        "inspect",
+        "--output",
+        "table",
+        "--columns",
+        "uuid,colour",
+        "c232ab00-9414-11ec-b3c8-9f6bdeced846",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("'colour'"));
+    // --output json is --json.
+    let j = ok(&[
+        "inspect",
+        "--output",
+        "json",
+        "c232ab00-9414-11ec-b3c8-9f6bdeced846",
+    ]);
+    assert!(j.starts_with('{'));
+}
