@@ -510,48 +510,60 @@ pub fn run<W: Write>(a: &InspectArgs, out: &mut W) -> Result<Status, Failure> {
     if a.output.as_deref() == Some("table") {
         return run_table(a, out);
     }
-    // Set from two closures: by `write` (a layout that does not fit) and by the input loop.
-    let status = std::cell::Cell::new(Status::Ok);
+    let json = a.json || a.output.as_deref() == Some("json");
     let mut first = true;
     let mut line = Vec::with_capacity(512);
-    let mut write = |out: &mut W, u: &Uuid| -> io::Result<()> {
-        let layout = match a.layout {
-            None => None,
-            Some(layout) => match crate::layouts::inspect(u, layout, a.machine_id_bits) {
-                Ok(extra) => Some(extra),
-                Err(e) => {
-                    // The UUID is still shown, as its version reads it.
-                    crate::report(format_args!("{e}"));
-                    status.set(Status::Invalid);
-                    None
-                }
-            },
-        };
-        if a.json || a.output.as_deref() == Some("json") {
-            write_json(out, u, layout.as_ref(), &mut line)
+    each_uuid(a, out, |out, u, layout| {
+        if json {
+            write_json(out, u, layout, &mut line)
         } else {
             if !first {
                 out.write_all(b"\n")?;
             }
             first = false;
-            write_text(out, u, layout.as_ref())
+            write_text(out, u, layout)
         }
+    })
+}
+
+/// Calls `write` with every input UUID and, with `--layout`, its reading as that layout;
+/// reports inputs that are not UUIDs, and UUIDs the layout cannot read (those are still
+/// written, as their version reads them). `Status::Invalid` if there was either.
+fn each_uuid<W: Write>(
+    a: &InspectArgs,
+    out: &mut W,
+    mut write: impl FnMut(&mut W, &Uuid, Option<&LayoutFields>) -> io::Result<()>,
+) -> Result<Status, Failure> {
+    let mut status = Status::Ok;
+    let mut one = |out: &mut W, u: &Uuid, status: &mut Status| -> io::Result<()> {
+        let layout = match a.layout {
+            None => None,
+            Some(layout) => match crate::layouts::inspect(u, layout, a.machine_id_bits) {
+                Ok(extra) => Some(extra),
+                Err(e) => {
+                    crate::report(format_args!("{e}"));
+                    *status = Status::Invalid;
+                    None
+                }
+            },
+        };
+        write(out, u, layout.as_ref())
     };
     input::for_each(&a.uuids, out, |out, item| {
         match item {
             Item::Uuids(batch) => {
                 for u in batch.uuids {
-                    write(out, u)?;
+                    one(out, u, &mut status)?;
                 }
             }
             Item::Input(input) => match parse_or_report(input) {
-                Some(u) => write(out, &u)?,
-                None => status.set(Status::Invalid),
+                Some(u) => one(out, &u, &mut status)?,
+                None => status = Status::Invalid,
             },
         }
         Ok(())
     })?;
-    Ok(status.get())
+    Ok(status)
 }
 
 /// `inspect --output table`: a header, then one row a UUID.
@@ -579,24 +591,12 @@ fn run_table<W: Write>(a: &InspectArgs, out: &mut W) -> Result<Status, Failure> 
         .zip(widths.iter().copied())
         .collect();
     table_line(out, &cells)?;
-    let status = std::cell::Cell::new(Status::Ok);
-    let write = |out: &mut W, u: &Uuid| -> io::Result<()> {
-        let layout = match a.layout {
-            None => None,
-            Some(layout) => match crate::layouts::inspect(u, layout, a.machine_id_bits) {
-                Ok(extra) => Some(extra),
-                Err(e) => {
-                    crate::report(format_args!("{e}"));
-                    status.set(Status::Invalid);
-                    None
-                }
-            },
-        };
+    each_uuid(a, out, |out, u, layout| {
         let mut row = Row {
             columns: &a.columns,
             values: vec![None; a.columns.len()],
         };
-        all_fields(u, layout.as_ref(), &mut row);
+        all_fields(u, layout, &mut row);
         let cells: Vec<(&str, usize)> = row
             .values
             .iter()
@@ -604,22 +604,7 @@ fn run_table<W: Write>(a: &InspectArgs, out: &mut W) -> Result<Status, Failure> 
             .zip(widths.iter().copied())
             .collect();
         table_line(out, &cells)
-    };
-    input::for_each(&a.uuids, out, |out, item| {
-        match item {
-            Item::Uuids(batch) => {
-                for u in batch.uuids {
-                    write(out, u)?;
-                }
-            }
-            Item::Input(input) => match parse_or_report(input) {
-                Some(u) => write(out, &u)?,
-                None => status.set(Status::Invalid),
-            },
-        }
-        Ok(())
-    })?;
-    Ok(status.get())
+    })
 }
 
 #[cfg(test)]
