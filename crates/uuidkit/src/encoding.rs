@@ -35,6 +35,9 @@
 use core::fmt;
 use core::str::FromStr;
 
+use alloc::borrow::ToOwned;
+use alloc::string::String;
+
 use crate::Uuid;
 
 /// A compact text encoding of a UUID; see the [module](self) for each one's rule.
@@ -296,7 +299,7 @@ impl fmt::Display for UnknownEncoding {
     }
 }
 
-impl std::error::Error for UnknownEncoding {}
+impl core::error::Error for UnknownEncoding {}
 
 impl FromStr for Encoding {
     type Err = UnknownEncoding;
@@ -410,7 +413,7 @@ impl fmt::Display for DecodeError {
     }
 }
 
-impl std::error::Error for DecodeError {}
+impl core::error::Error for DecodeError {}
 
 #[cfg(test)]
 mod tests {

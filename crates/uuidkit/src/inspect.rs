@@ -2,6 +2,8 @@
 //! version's layout holds. Each accessor returns `None` where the version has no such
 //! field (or the UUID is not of the RFC 9562 variant).
 
+use alloc::string::{String, ToString};
+#[cfg(feature = "std")]
 use std::time::SystemTime;
 
 use crate::layout::{self, HashAlgorithm};
@@ -42,6 +44,7 @@ impl Timestamp {
     }
 
     /// The instant as a [`SystemTime`].
+    #[cfg(feature = "std")]
     pub fn to_system_time(&self) -> SystemTime {
         self.to_unix().to_system_time()
     }

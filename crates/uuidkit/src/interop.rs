@@ -25,6 +25,7 @@ mod uuid_crate_conversions {
 
 #[cfg(feature = "serde")]
 mod serde_impls {
+    use alloc::format;
     use core::fmt;
 
     use ::serde::de::{self, Visitor};

@@ -35,11 +35,38 @@
 //! - [`store`]: generator state in a file shared by every generator on the host: leases
 //!   of timestamp space that survive restarts, crashes and power loss.
 //! - [`service`]: the protocol and client of `uuidkitd`, the host's UUID service.
+//!
+//! ## `no_std`
+//! Everything that needs the operating system is behind the `std` feature, on by
+//! default. With `default-features = false` the crate is `no_std` and needs only `core`
+//! and `alloc` (for the `String`s of error messages, RFC 3339 text and
+//! `encode_to_string`); what remains is:
+//! - the value: [`Uuid`], [`Version`], [`Variant`], [`NodeId`], [`namespace`], and
+//!   [`inspect`]'s accessors (timestamp, clock sequence, node, hash algorithm);
+//! - the text codec: [`text`] and [`uuid!`], with the SIMD kernels the build's target
+//!   features enable (`std` detects the CPU's at run time instead);
+//! - the compact [`encoding`]s;
+//! - the [`layout`]s, name-based included ([`v3`], [`v5`], [`v8_sha256`]);
+//! - [`time`]'s timestamp types, conversions and RFC 3339 text, and the
+//!   [`Clock`](time::Clock) trait for a clock of your own;
+//! - the `serde` and `uuid` features (`serde` without `std` uses `serde`'s `alloc`).
+//!
+//! Without `std` there are no generators and no process-wide `v1`/`v4`/`v6`/`v7`/`v8`,
+//! no CSPRNG, no system clock (`time::SystemClock`, `UnixTime::now`), no node IDs from
+//! the host, no state store, no service client and no `collisions` estimates (they
+//! need `f64::ln`). The database features turn `std` on. CI runs
+//! `cargo build -p uuidkit --no-default-features` so this stays true.
 
+#![cfg_attr(not(any(feature = "std", test)), no_std)]
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+// `String` and `format!` for the text of errors, RFC 3339 and the compact encodings.
+extern crate alloc;
+
+#[cfg(feature = "std")]
 pub mod clock;
+#[cfg(feature = "std")]
 pub mod collisions;
 #[cfg(any(
     feature = "postgres-types",
@@ -49,7 +76,9 @@ pub mod collisions;
 ))]
 pub mod db;
 pub mod encoding;
+#[cfg(feature = "std")]
 pub mod generator;
+#[cfg(feature = "std")]
 pub mod host;
 pub mod inspect;
 mod interop;
@@ -57,16 +86,19 @@ pub mod layout;
 pub mod namespace;
 pub mod node;
 mod platform;
+#[cfg(feature = "std")]
 pub mod random;
 #[cfg(feature = "serde")]
 pub mod serde;
-#[cfg(unix)]
+#[cfg(all(unix, feature = "std"))]
 pub mod service;
+#[cfg(feature = "std")]
 pub mod store;
 pub mod text;
 pub mod time;
 mod uuid;
 
+#[cfg(feature = "std")]
 pub use generator::{try_v1, try_v6, v1, v4, v4_fill, v6, v7, v7_fill, v8};
 pub use node::NodeId;
 pub use text::{Case, Format, ParseError};

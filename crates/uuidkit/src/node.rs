@@ -1,7 +1,9 @@
 //! Node IDs: the 48-bit `node` field of v1, v2 and v6 (RFC 9562 §5.1, §6.10).
 
+use alloc::string::{String, ToString};
 use core::fmt;
 use core::str::FromStr;
+#[cfg(feature = "std")]
 use std::ffi::{OsStr, OsString};
 
 /// A 48-bit node ID, most significant octet first.
@@ -310,7 +312,7 @@ impl fmt::Display for NodeParseError {
     }
 }
 
-impl std::error::Error for NodeParseError {}
+impl core::error::Error for NodeParseError {}
 
 /// The value of an ASCII hex digit.
 fn hex_value(c: u8) -> Option<u64> {
@@ -438,6 +440,7 @@ impl FromStr for NodeId {
 /// ));
 /// # Ok::<(), uuidkit::node::NodeParseError>(())
 /// ```
+#[cfg(feature = "std")]
 #[derive(Clone, Default)]
 pub enum NodeStrategy {
     /// Random, once per generator.
@@ -455,6 +458,7 @@ pub enum NodeStrategy {
     Function(std::sync::Arc<dyn Fn() -> NodeId + Send + Sync>),
 }
 
+#[cfg(feature = "std")]
 impl PartialEq for NodeStrategy {
     fn eq(&self, other: &NodeStrategy) -> bool {
         use NodeStrategy::*;
@@ -467,6 +471,7 @@ impl PartialEq for NodeStrategy {
     }
 }
 
+#[cfg(feature = "std")]
 impl fmt::Debug for NodeStrategy {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -480,6 +485,7 @@ impl fmt::Debug for NodeStrategy {
     }
 }
 
+#[cfg(feature = "std")]
 impl FromStr for NodeStrategy {
     type Err = NodeParseError;
 
@@ -518,6 +524,7 @@ impl FromStr for NodeStrategy {
     }
 }
 
+#[cfg(feature = "std")]
 impl NodeStrategy {
     /// The name of the environment variable [`from_env`](Self::from_env) reads.
     ///
@@ -619,6 +626,7 @@ impl NodeStrategy {
 /// assert_eq!(err.index(), 0);
 /// assert!(err.parse_error().is_some());
 /// ```
+#[cfg(feature = "std")]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NodeEnvError {
     variable: &'static str,
@@ -626,6 +634,7 @@ pub struct NodeEnvError {
     cause: EnvCause,
 }
 
+#[cfg(feature = "std")]
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum EnvCause {
     /// Not UTF-8 from this byte index on.
@@ -633,6 +642,7 @@ enum EnvCause {
     Invalid(NodeParseError),
 }
 
+#[cfg(feature = "std")]
 impl NodeEnvError {
     /// The variable's name.
     ///
@@ -686,6 +696,7 @@ impl NodeEnvError {
     }
 }
 
+#[cfg(feature = "std")]
 impl fmt::Display for NodeEnvError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         // `OsStr`'s Debug quotes the value like a `str`'s and writes bytes that are not
@@ -707,13 +718,15 @@ impl fmt::Display for NodeEnvError {
     }
 }
 
-impl std::error::Error for NodeEnvError {}
+#[cfg(feature = "std")]
+impl core::error::Error for NodeEnvError {}
 
 /// A random node ID with the multicast bit set (RFC 9562 §6.10): 47 random bits.
 ///
 /// ```
 /// assert!(uuidkit::node::random_node(&mut uuidkit::random::Csprng).is_multicast());
 /// ```
+#[cfg(feature = "std")]
 pub fn random_node(rng: &mut impl rand_core::RngCore) -> NodeId {
     NodeId::from_u64_masked(rng.next_u64()).with_multicast()
 }
@@ -725,6 +738,7 @@ pub fn random_node(rng: &mut impl rand_core::RngCore) -> NodeId {
 /// ```
 /// assert_eq!(uuidkit::node::host_hash_node(), uuidkit::node::host_hash_node());
 /// ```
+#[cfg(feature = "std")]
 pub fn host_hash_node() -> NodeId {
     use sha2::{Digest, Sha256};
     let mut h = Sha256::new();
@@ -876,6 +890,7 @@ mod tests {
         }
     }
 
+    #[cfg(feature = "std")]
     #[test]
     fn node_strategy_words_and_values() {
         use NodeStrategy::*;
@@ -924,6 +939,7 @@ mod tests {
 
     /// The variable is named apart from its value and the index counts within the
     /// value.
+    #[cfg(feature = "std")]
     #[test]
     fn node_env_value_names_the_variable_and_indexes_the_value() {
         let e = NodeStrategy::from_env_value(OsStr::new("bogus")).unwrap_err();
@@ -952,7 +968,7 @@ mod tests {
     }
 
     /// A value that is not UTF-8 is an error, not "unset".
-    #[cfg(unix)]
+    #[cfg(all(unix, feature = "std"))]
     #[test]
     fn node_env_value_not_utf8_is_an_error() {
         use std::os::unix::ffi::OsStrExt;

@@ -24,6 +24,7 @@
 //! # Ok::<(), serde_json::Error>(())
 //! ```
 
+use alloc::format;
 use core::fmt;
 
 use ::serde::de::{self, SeqAccess, Visitor};

@@ -545,7 +545,7 @@ impl fmt::Display for ParseError {
     }
 }
 
-impl std::error::Error for ParseError {}
+impl core::error::Error for ParseError {}
 
 /// Value of each byte as a hex digit, or 0xff.
 pub(crate) const HEX_VALUE: [u8; 256] = {

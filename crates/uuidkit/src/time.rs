@@ -8,9 +8,15 @@
 //!
 //! All of them convert through [`UnixTime`], a signed instant with nanosecond resolution
 //! that also reaches back to 1582.
+//!
+//! Without the `std` feature everything here but the operating system's clock is there:
+//! [`UnixTime::now`], the `SystemTime` conversions and [`SystemClock`] need `std`.
 
+use alloc::string::{String, ToString};
 use core::fmt;
-use std::time::{Duration, SystemTime};
+use core::time::Duration;
+#[cfg(feature = "std")]
+use std::time::SystemTime;
 
 /// 100 ns intervals between 1582-10-15 and 1970-01-01 (RFC 9562 Appendix A).
 ///
@@ -257,6 +263,7 @@ impl UnixTime {
     /// ```
     /// assert!(uuidkit::time::UnixTime::now().secs() > 1_600_000_000);
     /// ```
+    #[cfg(feature = "std")]
     pub fn now() -> UnixTime {
         UnixTime::from_system_time(SystemTime::now())
     }
@@ -269,6 +276,7 @@ impl UnixTime {
     /// let t = uuidkit::time::UnixTime::from_system_time(SystemTime::UNIX_EPOCH - Duration::from_nanos(1));
     /// assert_eq!(t.as_nanos(), -1);
     /// ```
+    #[cfg(feature = "std")]
     pub fn from_system_time(t: SystemTime) -> UnixTime {
         match t.duration_since(SystemTime::UNIX_EPOCH) {
             Ok(d) => match i64::try_from(d.as_secs()) {
@@ -288,6 +296,7 @@ impl UnixTime {
     /// use std::time::SystemTime;
     /// assert_eq!(uuidkit::time::UnixTime::EPOCH.to_system_time(), SystemTime::UNIX_EPOCH);
     /// ```
+    #[cfg(feature = "std")]
     pub fn to_system_time(&self) -> SystemTime {
         let ns = self.as_nanos();
         let at = |abs: u128| {
@@ -647,7 +656,7 @@ impl fmt::Display for TimeError {
     }
 }
 
-impl std::error::Error for TimeError {}
+impl core::error::Error for TimeError {}
 
 fn is_leap(y: i64) -> bool {
     y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)
@@ -854,11 +863,15 @@ pub trait Clock {
 
     /// Returns once [`now`](Clock::now) has reached `t`. Generators call it when they
     /// must wait for time to pass (a v1 generator that has used every 100 ns tick of the
-    /// current millisecond). The default yields the thread between readings; a manual
-    /// clock moves itself forward instead, which simulates the wait.
+    /// current millisecond). The default yields the thread between readings (without
+    /// `std`, it spins); a manual clock moves itself forward instead, which simulates the
+    /// wait.
     fn sleep_until(&self, t: UnixTime) {
         while self.now() < t {
+            #[cfg(feature = "std")]
             std::thread::yield_now();
+            #[cfg(not(feature = "std"))]
+            core::hint::spin_loop();
         }
     }
 }
@@ -869,9 +882,11 @@ pub trait Clock {
 /// use uuidkit::time::{Clock, SystemClock, UnixTime};
 /// assert!(SystemClock.now() > UnixTime::EPOCH);
 /// ```
+#[cfg(feature = "std")]
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SystemClock;
 
+#[cfg(feature = "std")]
 impl Clock for SystemClock {
     #[inline]
     fn now(&self) -> UnixTime {
@@ -888,7 +903,9 @@ impl<C: Clock + ?Sized> Clock for &C {
     }
 }
 
-impl<C: Clock + ?Sized> Clock for std::sync::Arc<C> {
+// `Arc` is in `alloc` only where the target has pointer-sized atomics.
+#[cfg(target_has_atomic = "ptr")]
+impl<C: Clock + ?Sized> Clock for alloc::sync::Arc<C> {
     fn now(&self) -> UnixTime {
         (**self).now()
     }
@@ -1312,6 +1329,7 @@ mod tests {
             prop_assert_eq!(days_from_civil(y, m, d), days);
         }
 
+        #[cfg(feature = "std")]
         #[test]
         fn system_time_round_trips(ns in -12_219_292_800_000_000_000i128..100_000_000_000_000_000_000i128) {
             let t = UnixTime::from_nanos(ns);
@@ -1319,14 +1337,14 @@ mod tests {
         }
 
         // On Unix, SystemTime holds i64 seconds too: every instant converts both ways.
-        #[cfg(unix)]
+        #[cfg(all(unix, feature = "std"))]
         #[test]
         fn system_time_round_trips_over_the_whole_range(t in any_instant()) {
             prop_assert_eq!(UnixTime::from_system_time(t.to_system_time()), t);
         }
     }
 
-    #[cfg(unix)]
+    #[cfg(all(unix, feature = "std"))]
     #[test]
     fn system_time_ends() {
         for t in [UnixTime::MIN, UnixTime::MAX] {

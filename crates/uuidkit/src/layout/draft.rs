@@ -516,7 +516,8 @@ impl Units {
     }
 
     /// The unit `t` falls in, clamped to the layout's range (before 1970, or before
-    /// 1582 for Gregorian ticks, counts as its start).
+    /// 1582 for Gregorian ticks, counts as its start). Only the generators need it.
+    #[cfg(feature = "std")]
     pub(crate) fn at(&self, t: crate::time::UnixTime) -> u64 {
         if self.gregorian {
             return crate::time::GregorianTimestamp::from_unix_clamped(t)
@@ -537,6 +538,7 @@ impl Units {
     }
 
     /// The instant at the start of `units`.
+    #[cfg(feature = "std")]
     pub(crate) fn to_unix(self, units: u64) -> crate::time::UnixTime {
         if self.gregorian {
             crate::time::GregorianTimestamp::from_ticks_masked(units).to_unix()

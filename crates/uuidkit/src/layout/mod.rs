@@ -146,7 +146,7 @@ impl fmt::Display for LayoutError {
     }
 }
 
-impl std::error::Error for LayoutError {}
+impl core::error::Error for LayoutError {}
 
 /// Checks that `u` is of the RFC variant and the given version.
 pub(crate) const fn expect_version(u: &Uuid, expected: Version) -> Result<(), LayoutError> {

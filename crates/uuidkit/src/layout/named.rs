@@ -4,6 +4,8 @@
 //! Nothing in a v8 UUID says which layout it follows, so decoding as a layout is always
 //! the caller's explicit choice: [`decode_as`].
 
+use alloc::format;
+use alloc::string::{String, ToString};
 use core::fmt;
 use core::str::FromStr;
 
@@ -213,7 +215,7 @@ impl fmt::Display for LayoutParseError {
     }
 }
 
-impl std::error::Error for LayoutParseError {}
+impl core::error::Error for LayoutParseError {}
 
 impl FromStr for Layout {
     type Err = LayoutParseError;

@@ -15,7 +15,8 @@
 //! - **Levels.** On x86-64: SSE2 (the baseline, so always there), SSSE3 and AVX2, chosen
 //!   once at run time with `is_x86_feature_detected!` and cached in an atomic (one relaxed
 //!   load per call); when the crate is compiled with AVX2 enabled (`-C target-cpu=native`)
-//!   the choice is made at compile time. Elsewhere (aarch64 included: no NEON kernel yet,
+//!   the choice is made at compile time, and so it is without the `std` feature (no
+//!   run-time detection in `core`), from the target features the build enables. Elsewhere (aarch64 included: no NEON kernel yet,
 //!   as nothing here can run one) and under Miri, the scalar code.
 //! - **Dispatch cost.** The `#[target_feature]` kernels cannot be inlined into their
 //!   callers, so each operation is one call, and what surrounds it is kept small: the AVX2
@@ -70,10 +71,15 @@ impl Level {
             Level::Scalar => true,
             #[cfg(target_arch = "x86_64")]
             Level::Sse2 => true,
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", feature = "std"))]
             Level::Ssse3 => std::is_x86_feature_detected!("ssse3"),
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", feature = "std"))]
             Level::Avx2 => std::is_x86_feature_detected!("avx2"),
+            // Without `std` there is no run-time detection: what the build enables.
+            #[cfg(all(target_arch = "x86_64", not(feature = "std")))]
+            Level::Ssse3 => cfg!(target_feature = "ssse3"),
+            #[cfg(all(target_arch = "x86_64", not(feature = "std")))]
+            Level::Avx2 => cfg!(target_feature = "avx2"),
             #[cfg(not(target_arch = "x86_64"))]
             _ => false,
         }

@@ -397,6 +397,7 @@ fn reports_levels_tested() {
     #[cfg(all(target_arch = "x86_64", not(miri)))]
     {
         assert!(here.contains(&Level::Sse2));
+        #[cfg(feature = "std")]
         assert_eq!(
             here.contains(&Level::Avx2),
             std::is_x86_feature_detected!("avx2")
