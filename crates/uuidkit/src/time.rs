@@ -10,7 +10,7 @@
 //! that also reaches back to 1582.
 //!
 //! Without the `std` feature everything here but the operating system's clock is there:
-//! [`UnixTime::now`], the `SystemTime` conversions and [`SystemClock`] need `std`.
+//! `UnixTime::now`, the `SystemTime` conversions and `SystemClock` need `std`.
 
 use alloc::string::{String, ToString};
 use core::fmt;
