@@ -58,6 +58,8 @@
 //! `cargo build -p uuidkit --no-default-features` so this stays true.
 
 #![cfg_attr(not(any(feature = "std", test)), no_std)]
+// The docs link to the generators and the rest of the `std` side, absent without it.
+#![cfg_attr(not(feature = "std"), allow(rustdoc::broken_intra_doc_links))]
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
