@@ -7,15 +7,35 @@
 //! ```
 //!
 //! The operations: `v4`, `v4_fill`, `v7`, `v7_fill`, `random` (16 bytes of the CSPRNG,
-//! drawn in bulk), `clock` (one system clock read). Each run makes the count twice, a
-//! warm-up pass (the tick counter's rate is measured in the first milliseconds) and a
-//! timed one; instructions per UUID are (count for 2N − count for N) / 2N, which
-//! leaves start-up out.
+//! drawn in bulk), `clock` (one system clock read), and the text codec as the `vs_uuid`
+//! bench runs it, over 1,024 distinct texts or UUIDs in turn: `parse` (hyphenated,
+//! `Uuid::parse_str`), `format` (hyphenated, lower case, into a stack buffer),
+//! `parse_lines` and `encode_lines` (hyphenated lines ended by `\n`, 1,024 a call), and
+//! `uuid-parse` and `uuid-format`, the same jobs done by the `uuid` crate. Each run makes
+//! the count twice, a warm-up pass (the tick counter's rate is measured in the first
+//! milliseconds) and a timed one; instructions per UUID are (count for 2N − count for N)
+//! / 2N, which leaves start-up out.
 
 use std::hint::black_box;
 
 use uuidkit::random::{Csprng, RngCore};
-use uuidkit::{Uuid, v4, v4_fill, v7, v7_fill};
+use uuidkit::text::{self, LineEnd};
+use uuidkit::{Case, Format, Uuid, v4, v4_fill, v7, v7_fill};
+
+/// How many distinct UUIDs (or texts) the text operations go through in turn.
+const TEXTS: usize = 1024;
+
+/// `TEXTS` fixed UUIDs (the same in every run, so that two runs count the same work).
+fn uuids() -> Vec<Uuid> {
+    (0..TEXTS as u128)
+        .map(|i| Uuid::from_u128(i.wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835)))
+        .collect()
+}
+
+/// The hyphenated texts of [`uuids`].
+fn texts() -> Vec<String> {
+    uuids().iter().map(Uuid::to_string).collect()
+}
 
 fn run(op: &str, n: usize) {
     let mut batch = vec![Uuid::NIL; 1024];
@@ -44,9 +64,69 @@ fn run(op: &str, n: usize) {
         "clock" => (0..n).for_each(|_| {
             black_box(std::time::SystemTime::now());
         }),
+        // As the `vs_uuid` bench: every result folded into one word.
+        "parse" => {
+            let texts = texts();
+            let mut acc = 0u64;
+            for t in texts.iter().cycle().take(n) {
+                acc ^= Uuid::parse_str(black_box(t)).map_or(1, |u| u.as_u128() as u64);
+            }
+            black_box(acc);
+        }
+        "uuid-parse" => {
+            let texts = texts();
+            let mut acc = 0u64;
+            for t in texts.iter().cycle().take(n) {
+                acc ^= uuid::Uuid::parse_str(black_box(t)).map_or(1, |u| u.as_u128() as u64);
+            }
+            black_box(acc);
+        }
+        "format" => {
+            let uuids = uuids();
+            let mut buf = [0u8; Format::MAX_LEN];
+            for u in uuids.iter().cycle().take(n) {
+                black_box(black_box(u).encode(Format::Hyphenated, Case::Lower, &mut buf));
+            }
+        }
+        "uuid-format" => {
+            let uuids: Vec<uuid::Uuid> = uuids()
+                .iter()
+                .map(|u| uuid::Uuid::from_bytes(*u.as_bytes()))
+                .collect();
+            let mut buf = [0u8; uuid::fmt::Hyphenated::LENGTH];
+            for u in uuids.iter().cycle().take(n) {
+                black_box(black_box(u).hyphenated().encode_lower(&mut buf));
+            }
+        }
+        "encode_lines" => {
+            let uuids = uuids();
+            let mut out = vec![0u8; TEXTS * 37];
+            (0..n / TEXTS).for_each(|_| {
+                let written = text::encode_lines(
+                    black_box(&uuids),
+                    Format::Hyphenated,
+                    Case::Lower,
+                    LineEnd::Lf,
+                    &mut out,
+                );
+                black_box(&out[..written * 37]);
+            })
+        }
+        "parse_lines" => {
+            let lines: Vec<u8> = texts()
+                .iter()
+                .flat_map(|t| [t.as_bytes(), b"\n"].concat())
+                .collect();
+            let mut out = vec![Uuid::NIL; TEXTS];
+            (0..n / TEXTS).for_each(|_| {
+                let taken = text::parse_lines(black_box(&lines), &mut out);
+                black_box(&out[..taken.uuids]);
+            })
+        }
         _ => {
             eprintln!(
-                "per_uuid: unknown operation {op:?}: v4, v4_fill, v7, v7_fill, random, clock"
+                "per_uuid: unknown operation {op:?}: v4, v4_fill, v7, v7_fill, random, clock, \
+                 parse, format, parse_lines, encode_lines, uuid-parse, uuid-format"
             );
             std::process::exit(2);
         }

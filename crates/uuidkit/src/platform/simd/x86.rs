@@ -13,7 +13,8 @@
 //! safe [`sub`] and [`sub_mut`], whose bounds are checked at compile time too.)
 //!
 //! Hex digits are validated with arithmetic range checks on SSE2 and SSSE3, and with two
-//! `pshufb` nibble lookups and one `vptest` on AVX2 (see [`ERR_BY_HIGH`]).
+//! `pshufb` nibble lookups and one `vptest` on AVX2 (see [`BY_HIGH`]), whose high-nibble
+//! lookup also gives each digit's value.
 //!
 //! From Rust 1.87 most intrinsics are safe to call inside a function compiled with their
 //! target feature; on older compilers (the crate supports 1.85) they are `unsafe`. The
@@ -121,6 +122,11 @@ const FROM_B_HI: Shuffle = [
     3, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
 ];
 const FROM_C: Shuffle = [-1, 0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+/// For the AVX2 parser, which loads `text[0..32]` and `text[4..36]` (whose low lane,
+/// `text[4..20]`, holds digits 14-15 at text bytes 16-17): those two digits, in place.
+const FROM_4_LO: Shuffle = [
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 12, 13,
+];
 
 /// Where the hyphenated form's text comes from, for the encoders: `text[0..16]` from hex
 /// digits 0-13, and `text[16..32]` from hex digits 14-29 (SSSE3) or 12-27 (AVX2). A negative
@@ -133,26 +139,70 @@ const TEXT_16_32_FROM_12: Shuffle = [2, 3, -1, 4, 5, 6, 7, -1, 8, 9, 10, 11, 12,
 const HYPHENS_0_16: &[u8; 16] = b"\0\0\0\0\0\0\0\0-\0\0\0\0-\0\0";
 const HYPHENS_16_32: &[u8; 16] = b"\0\0-\0\0\0\0-\0\0\0\0\0\0\0\0";
 
-/// Hex validation by nibbles, for the `pshufb` levels: a byte `c` with high nibble `h` and
-/// low nibble `l` is a hex digit exactly when `ERR_BY_HIGH[h] & ERR_BY_LOW[l] == 0`. Each
-/// bit is one way to fail: `0x01` is "`3x` with `l > 9`" (`:;<=>?`), `0x02` is "`4x` or
-/// `6x` with `l == 0` or `l > 6`" (`@G`-`O`, `` ` ``, `g`-`o`), `0x04` is "any other high
-/// nibble" (including all non-ASCII bytes).
-const ERR_BY_HIGH: [u8; 16] = [4, 4, 4, 1, 2, 4, 2, 4, 4, 4, 4, 4, 4, 4, 4, 4];
-const ERR_BY_LOW: [u8; 16] = [6, 4, 4, 4, 4, 4, 4, 6, 6, 6, 7, 7, 7, 7, 7, 7];
-// `decode_avx2` relies on this: a `0xff` byte and-ed with any ERR_BY_HIGH entry is nonzero.
+/// Hex validation and decoding by nibble lookups, for the AVX2 parser. For a byte `c` with
+/// high nibble `h` and low nibble `l`, `BY_HIGH[h]` is two things at once:
+/// - in bits 4-6, the ways `c` can fail with that high nibble: `0x10` is "`3x` with
+///   `l > 9`" (`:;<=>?`), `0x20` is "`4x` or `6x` with `l == 0` or `l > 6`" (`@G`-`O`,
+///   `` ` ``, `g`-`o`), `0x40` is "any other high nibble";
+/// - in its low nibble, what to add to `c` for a digit's value: `(c + BY_HIGH[h]) & 15` is
+///   `0`-`9` for `0`-`9` (`BY_HIGH[3]` is `0x10`), `10`-`15` for `a`-`f` and `A`-`F` (9).
+///
+/// `OK_BY_LOW[l]` is the complement of the ways that fail with low nibble `l`. The parser
+/// indexes it with the whole byte, and `vpshufb` gives 0 where the index has bit 7 set, so
+/// a non-ASCII byte looks up 0: every way fails. So `c` is a hex digit exactly when
+/// `BY_HIGH[h] & !ok == 0` with `ok = OK_BY_LOW[l]` for `c < 0x80` and `0` otherwise, which
+/// one `vptest` (its carry flag) checks for 32 bytes; the constant block below checks the
+/// claim, and the values, for all 256 bytes when the crate compiles.
+const BY_HIGH: [u8; 16] = {
+    let mut t = [0x40; 16];
+    t[3] = 0x10;
+    t[4] = 0x20 | 9;
+    t[6] = 0x20 | 9;
+    t
+};
+const OK_BY_LOW: [u8; 16] = {
+    let mut t = [0u8; 16];
+    let mut l = 0;
+    while l < 16 {
+        // 0x80 too: see `decode_avx2`.
+        let mut fail = 0x80 | 0x40;
+        if l > 9 {
+            fail |= 0x10;
+        }
+        if l == 0 || l > 6 {
+            fail |= 0x20;
+        }
+        t[l] = !fail;
+        l += 1;
+    }
+    t
+};
 const _: () = {
-    let mut i = 0;
-    while i < 16 {
+    let mut c = 0;
+    while c < 256 {
+        let byte = c as u8;
+        let high = BY_HIGH[c >> 4];
+        let ok = if c < 0x80 { OK_BY_LOW[c & 15] } else { 0 };
         assert!(
-            ERR_BY_HIGH[i] != 0,
-            "every ERR_BY_HIGH entry must be nonzero"
+            (high & !ok == 0) == byte.is_ascii_hexdigit(),
+            "BY_HIGH and OK_BY_LOW must accept exactly the hex digits"
         );
-        i += 1;
+        // `decode_avx2` sets `by_high` to 0xff where a byte is to fail whatever it is.
+        assert!(ok != 0xff, "every byte must fail against 0xff");
+        if byte.is_ascii_hexdigit() {
+            let value = match byte {
+                b'0'..=b'9' => byte - b'0',
+                b'a'..=b'f' => byte - b'a' + 10,
+                _ => byte - b'A' + 10,
+            };
+            assert!(
+                byte.wrapping_add(high) & 15 == value,
+                "BY_HIGH must give each digit's value"
+            );
+        }
+        c += 1;
     }
 };
-/// Added to the low nibble to give a digit's value: 0 for `0`-`9`, 9 for `a`-`f`/`A`-`F`.
-const VALUE_BY_HIGH: [u8; 16] = [0, 0, 0, 0, 9, 0, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 
 /// One instruction-set level's kernels. The methods are `#[inline(always)]`, so they are
 /// compiled into the `#[target_feature]` entry points (made by `entry_points!`) that call them.
@@ -202,16 +252,15 @@ fn urn_prefix(s: &[u8; 45]) -> bool {
 unsafe fn parse_forms<K: Kernel>(s: &[u8]) -> Option<[u8; 16]> {
     // SAFETY: forwarded: the caller guarantees the CPU supports `K`'s level.
     unsafe {
-        // 32 or 36 (they differ only in bit 2) first, in one compare: with four plain
-        // compares of the length, the compiler dispatches through a jump table, whose
-        // indirect jump measurably slows the two bare forms.
-        if s.len() | 4 == 36 {
-            if let Ok(s) = <&[u8; 36]>::try_from(s) {
-                K::hyphenated(s)
-            } else if let Ok(s) = <&[u8; 32]>::try_from(s) {
-                K::simple(s)
-            } else {
-                None
+        if let Ok(s) = <&[u8; 36]>::try_from(s) {
+            K::hyphenated(s)
+        } else if s.len() < 36 {
+            // Only 32 can be valid here. Testing the length this way first, not with
+            // `== 32`, keeps the compiler from merging the four length tests into a jump
+            // table, whose indirect jump would come before every form, this one too.
+            match <&[u8; 32]>::try_from(s) {
+                Ok(s) => K::simple(s),
+                Err(_) => None,
             }
         } else if let Ok(s) = <&[u8; 38]>::try_from(s) {
             if s[0] == b'{' && s[37] == b'}' {
@@ -701,16 +750,18 @@ unsafe fn decode_avx2(h: __m256i, also_bad: __m256i) -> Option<[u8; 16]> {
     // nothing saturates for valid digits.
     let (all_hex, joined) = unsafe {
         let low4 = _mm256_set1_epi8(0x0f);
-        let high = _mm256_and_si256(_mm256_srli_epi16::<4>(h), low4);
-        let low = _mm256_and_si256(h, low4);
-        // See ERR_BY_HIGH: no byte may have a failure bit in both lookups. Every entry of
-        // ERR_BY_HIGH is nonzero, so a `0xff` byte of `also_bad` or-ed into the other
-        // lookup fails the same test: one `vptest` checks both.
-        let all_hex = _mm256_testz_si256(
-            _mm256_shuffle_epi8(table2(&ERR_BY_HIGH), high),
-            _mm256_or_si256(_mm256_shuffle_epi8(table2(&ERR_BY_LOW), low), also_bad),
-        ) == 1;
-        let value = _mm256_add_epi8(low, _mm256_shuffle_epi8(table2(&VALUE_BY_HIGH), high));
+        let by_high = _mm256_shuffle_epi8(
+            table2(&BY_HIGH),
+            _mm256_and_si256(_mm256_srli_epi16::<4>(h), low4),
+        );
+        // Indexed by the whole byte: see BY_HIGH.
+        let ok = _mm256_shuffle_epi8(table2(&OK_BY_LOW), h);
+        // Carry flag: `by_high & !ok` is zero in every byte. A `0xff` byte of `also_bad`
+        // or-ed into `by_high` fails that byte whatever `ok` is (`ok` is never `0xff`), so
+        // one `vptest` checks both. (Or-ed into `by_high`, not cleared from `ok`: given
+        // `ok & !also_bad`, the compiler tests `!ok`, which costs two more instructions.)
+        let all_hex = _mm256_testc_si256(ok, _mm256_or_si256(by_high, also_bad)) == 1;
+        let value = _mm256_and_si256(_mm256_add_epi8(h, by_high), low4);
         let pairs = _mm256_maddubs_epi16(value, _mm256_set1_epi16(JOIN_NIBBLES));
         let joined = _mm_packus_epi16(
             _mm256_castsi256_si128(pairs),
@@ -755,18 +806,21 @@ impl Kernel for Avx2 {
         unsafe { decode_avx2(load32::<0, 32>(s), _mm256_setzero_si256()) }
     }
 
+    /// Two overlapping 32-byte loads, `text[0..32]` and `text[4..36]`, whose lanes hold
+    /// `text[0..16]`, `text[16..32]`, `text[4..20]` and `text[20..36]`: every digit is in
+    /// one of the two lanes of its half of the result, so one in-lane `vpshufb` of each
+    /// load and an `or` gather all 32 (three loads and a lane insert before).
     #[inline(always)]
     unsafe fn hyphenated(s: &[u8; 36]) -> Option<[u8; 16]> {
-        // SAFETY: the caller guarantees AVX2; memory is read through load16/load32 only.
+        // SAFETY: the caller guarantees AVX2; memory is read through load32 only.
         unsafe {
             let head = load32::<0, 36>(s);
-            // Low lane text[0..16] (`a` of the SSSE3 kernel), high lane text[20..36] (`c`).
-            let ac = _mm256_inserti128_si256::<1>(head, load16::<20, 36>(s));
-            // text[16..32] (`b`) in both lanes.
-            let bb = _mm256_broadcastsi128_si256(load16::<16, 36>(s));
+            let tail = load32::<4, 36>(s);
+            // Digits 0-13 from text[0..16], 14-15 from text[4..20]; 16 from text[16..32],
+            // 17-31 from text[20..36].
             let h = _mm256_or_si256(
-                _mm256_shuffle_epi8(ac, shuffle2(&FROM_A, &FROM_C)),
-                _mm256_shuffle_epi8(bb, shuffle2(&FROM_B_LO, &FROM_B_HI)),
+                _mm256_shuffle_epi8(head, shuffle2(&FROM_A, &FROM_B_HI)),
+                _mm256_shuffle_epi8(tail, shuffle2(&FROM_4_LO, &FROM_C)),
             );
             // `0xff` where a hyphen should be and is not.
             let dashes = _mm256_cmpeq_epi8(head, _mm256_set1_epi8(DASH));
