@@ -13,7 +13,7 @@ use uuidkit::generator::unix::{UnixGenerator, V7Method};
 use uuidkit::layout;
 use uuidkit::random::{Csprng, RngCore};
 
-use crate::{from_pg, quoted, raise, to_pg};
+use crate::{from_pg, or_raise, quoted, raise, to_pg};
 
 /// A time-based v1 UUID (RFC 9562 §5.1): 100 ns timestamp, clock sequence, random node.
 ///
@@ -22,13 +22,11 @@ use crate::{from_pg, quoted, raise, to_pg};
 /// ```
 #[pg_extern(volatile, parallel_restricted)]
 pub fn uuidkit_v1() -> pgrx::Uuid {
-    match uuidkit::try_v1() {
-        Ok(u) => to_pg(u),
-        Err(e) => raise(
-            PgSqlErrorCode::ERRCODE_DATA_EXCEPTION,
-            format!("uuidkit_v1: {e}"),
-        ),
-    }
+    to_pg(or_raise(
+        uuidkit::try_v1(),
+        PgSqlErrorCode::ERRCODE_DATA_EXCEPTION,
+        || "uuidkit_v1".into(),
+    ))
 }
 
 /// A random v4 UUID (RFC 9562 §5.4) from the library's CSPRNG.
@@ -48,13 +46,11 @@ pub fn uuidkit_v4() -> pgrx::Uuid {
 /// ```
 #[pg_extern(volatile, parallel_restricted)]
 pub fn uuidkit_v6() -> pgrx::Uuid {
-    match uuidkit::try_v6() {
-        Ok(u) => to_pg(u),
-        Err(e) => raise(
-            PgSqlErrorCode::ERRCODE_DATA_EXCEPTION,
-            format!("uuidkit_v6: {e}"),
-        ),
-    }
+    to_pg(or_raise(
+        uuidkit::try_v6(),
+        PgSqlErrorCode::ERRCODE_DATA_EXCEPTION,
+        || "uuidkit_v6".into(),
+    ))
 }
 
 /// A v7 UUID (RFC 9562 §5.7): Unix milliseconds, a 42-bit counter (§6.2 Method 1) and
@@ -135,11 +131,14 @@ fn v7_millis(function: &str, at: TimestampWithTimeZone) -> u64 {
 #[pg_extern(name = "uuidkit_v7", volatile, parallel_safe)]
 pub fn uuidkit_v7_at(at: TimestampWithTimeZone) -> pgrx::Uuid {
     let ms = v7_millis("uuidkit_v7", at);
-    let r = Csprng.next_u64();
+    // 74 random bits from one draw of 16 bytes (one visit to the random stream).
+    let mut random = [0u8; 16];
+    Csprng.fill_bytes(&mut random);
+    let r = u128::from_be_bytes(random);
     let fields = layout::v7::Fields {
         unix_ts_ms: ms,
-        rand_a: (r >> 52) as u16,
-        rand_b: Csprng.next_u64() >> 2,
+        rand_a: (r >> 116) as u16,
+        rand_b: (r >> 2) as u64 & ((1 << 62) - 1),
     };
     to_pg(layout::v7::encode(&fields).expect("fields within their widths"))
 }

@@ -62,6 +62,19 @@ pub(crate) fn raise(code: PgSqlErrorCode, message: String) -> ! {
     ereport!(ERROR, code, message);
 }
 
+/// The value of `result`, or an SQL `ERROR` with `code` whose message is `context`, a
+/// colon and the library's error: every fallible call here reports the same way.
+pub(crate) fn or_raise<T, E: std::fmt::Display>(
+    result: Result<T, E>,
+    code: PgSqlErrorCode,
+    context: impl FnOnce() -> String,
+) -> T {
+    match result {
+        Ok(v) => v,
+        Err(e) => raise(code, format!("{}: {e}", context())),
+    }
+}
+
 /// `text` quoted for an error message, cut at 64 characters so that a huge input cannot
 /// make a huge message.
 pub(crate) fn quoted(text: &str) -> String {

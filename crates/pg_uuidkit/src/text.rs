@@ -8,7 +8,7 @@ use pgrx::prelude::*;
 use uuidkit::encoding::Encoding;
 use uuidkit::{Case, Format, Uuid, layout};
 
-use crate::{from_pg, quoted, raise, to_pg};
+use crate::{from_pg, or_raise, quoted, raise, to_pg};
 
 /// The forms `uuidkit_format` and `uuidkit_parse` name, in the order an error lists them.
 const FORMS: &str =
@@ -47,13 +47,11 @@ fn form(function: &str, name: &str) -> Form {
 /// ```
 #[pg_extern(immutable, parallel_safe)]
 pub fn uuidkit_v1_to_v6(u: pgrx::Uuid) -> pgrx::Uuid {
-    match layout::v6::from_v1(&from_pg(u)) {
-        Ok(v6) => to_pg(v6),
-        Err(e) => raise(
-            PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
-            format!("uuidkit_v1_to_v6: {u}: {e}"),
-        ),
-    }
+    to_pg(or_raise(
+        layout::v6::from_v1(&from_pg(u)),
+        PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
+        || format!("uuidkit_v1_to_v6: {u}"),
+    ))
 }
 
 /// The v1 UUID of a v6 UUID; the inverse of `uuidkit_v1_to_v6`.
@@ -64,13 +62,11 @@ pub fn uuidkit_v1_to_v6(u: pgrx::Uuid) -> pgrx::Uuid {
 /// ```
 #[pg_extern(immutable, parallel_safe)]
 pub fn uuidkit_v6_to_v1(u: pgrx::Uuid) -> pgrx::Uuid {
-    match layout::v6::to_v1(&from_pg(u)) {
-        Ok(v1) => to_pg(v1),
-        Err(e) => raise(
-            PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
-            format!("uuidkit_v6_to_v1: {u}: {e}"),
-        ),
-    }
+    to_pg(or_raise(
+        layout::v6::to_v1(&from_pg(u)),
+        PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
+        || format!("uuidkit_v6_to_v1: {u}"),
+    ))
 }
 
 /// A UUID in a text form: `hyphenated`, `simple`, `braced`, `urn` (lowercase hex), or

@@ -16,8 +16,9 @@
 //!   once at run time with `is_x86_feature_detected!` and cached in an atomic (one relaxed
 //!   load per call); when the crate is compiled with AVX2 enabled (`-C target-cpu=native`)
 //!   the choice is made at compile time, and so it is without the `std` feature (no
-//!   run-time detection in `core`), from the target features the build enables. Elsewhere (aarch64 included: no NEON kernel yet,
-//!   as nothing here can run one) and under Miri, the scalar code.
+//!   run-time detection in `core`), from the target features the build enables.
+//!   Elsewhere (aarch64 included: no NEON kernel yet, as nothing here can run one) and
+//!   under Miri, the scalar code.
 //! - **Dispatch cost.** The `#[target_feature]` kernels cannot be inlined into their
 //!   callers, so each operation is one call, and what surrounds it is kept small: the AVX2
 //!   call is the straight path after one compare (the other levels are behind a `#[cold]`
