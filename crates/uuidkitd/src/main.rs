@@ -8,6 +8,7 @@
 #![deny(unsafe_code)]
 
 mod listen;
+mod man;
 mod own;
 mod platform;
 mod server;
@@ -76,6 +77,11 @@ struct Args {
     /// Seconds a request may take to arrive once begun, and a reply to be read.
     #[arg(long, value_name = "SECS", default_value_t = 2.0)]
     request_timeout: f64,
+
+    /// Print the man page uuidkitd(8), made from these definitions, and exit (for
+    /// packaging: scripts/package).
+    #[arg(long, hide = true)]
+    man: bool,
 }
 
 fn parse_mode(s: &str) -> Result<u32, String> {
@@ -122,6 +128,12 @@ fn main() {
         fail(&format!("cannot block signals: {e}"));
     }
     let args = Args::parse();
+    if args.man {
+        if let Err(e) = man::print::<Args>() {
+            fail(&e);
+        }
+        return;
+    }
     if let Err(e) = run(args) {
         fail(&e);
     }
