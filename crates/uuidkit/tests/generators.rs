@@ -636,3 +636,79 @@ fn far_future_clocks_saturate() {
         assert_strictly_increasing(&format!("v8 at {at}"), || g.next(), 1000);
     }
 }
+
+/// Clocks before an epoch count as the epoch itself, in every generator and layout: the
+/// timestamp field is 0 and nothing of the reading's fraction leaks into the finer bits
+/// (Method 3's `rand_a`, the draft layouts' sub-second units). The instants are the
+/// last nanosecond before the epoch, the last one of the unit before it (where a
+/// fraction would be largest), a whole second before, and the earliest instant there is.
+#[test]
+fn clocks_before_the_epoch_count_as_the_epoch() {
+    use uuidkit::generator::draft::DraftGenerator;
+    use uuidkit::layout::{Layout, decode_as};
+    use uuidkit::time::GregorianTimestamp;
+
+    fn before(epoch: UnixTime) -> [UnixTime; 6] {
+        let ns = epoch.as_nanos();
+        [
+            epoch,
+            UnixTime::from_nanos(ns - 1),
+            UnixTime::from_nanos(ns - 99),
+            UnixTime::from_nanos(ns - 999_999),
+            UnixTime::from_nanos(ns - 1_000_000_000 + 1),
+            UnixTime::MIN,
+        ]
+    }
+
+    for at in before(UnixTime::EPOCH) {
+        for m in METHODS {
+            let clock = ManualClock::new(at);
+            let u = UnixGenerator::with_sources(m, &clock, rng(41)).next();
+            let f = layout::v7::decode(&u).unwrap();
+            assert_eq!(f.unix_ts_ms, 0, "v7 {m} at {at}: {u}");
+            if m == V7Method::Precision {
+                assert_eq!(
+                    f.rand_a, 0,
+                    "v7 {m} at {at}: {u} has a sub-millisecond part"
+                );
+            }
+        }
+        let clock = ManualClock::new(at);
+        let u = CustomGenerator::with_sources(&clock, rng(42)).next();
+        let d = decode_as(&u, Layout::B1).unwrap();
+        assert_eq!(d.timestamp, Some(0), "v8 (b1) at {at}: {u}");
+        for layout in Layout::ALL {
+            // b1 is the v8 above, b2 holds no time, and draft-v8-60 counts from 1582.
+            if matches!(layout, Layout::B1 | Layout::B2) || layout.name() == "draft-v8-60" {
+                continue;
+            }
+            let clock = ManualClock::new(at);
+            let u = DraftGenerator::with_sources(layout, &clock, rng(43))
+                .unwrap()
+                .next();
+            let d = decode_as(&u, layout).unwrap();
+            assert_eq!(d.timestamp, Some(0), "{layout} at {at}: {u}");
+            assert_eq!(d.sequence, Some(0), "{layout} at {at}: {u}");
+        }
+    }
+
+    // The Gregorian ones: 1582-10-15 is their epoch.
+    let gregorian_epoch = GregorianTimestamp::from_ticks(0).unwrap().to_unix();
+    for at in before(gregorian_epoch) {
+        for version in [Version::V1, Version::V6] {
+            let clock = ManualClock::new(at);
+            let u = GregorianGenerator::with_sources(version, &clock, rng(44))
+                .next()
+                .unwrap();
+            assert_eq!(u.timestamp().unwrap().raw(), 0, "{version:?} at {at}: {u}");
+        }
+        let layout: Layout = "draft-v8-60".parse().unwrap();
+        let clock = ManualClock::new(at);
+        let u = DraftGenerator::with_sources(layout, &clock, rng(45))
+            .unwrap()
+            .next();
+        let d = decode_as(&u, layout).unwrap();
+        assert_eq!(d.timestamp, Some(0), "{layout} at {at}: {u}");
+        assert_eq!(d.sequence, Some(0), "{layout} at {at}: {u}");
+    }
+}

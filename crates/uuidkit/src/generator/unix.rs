@@ -307,9 +307,13 @@ impl<C: Clock, R: RngCore> UnixGenerator<C, R> {
             V7Method::Precision => {
                 // Units of 1/4096 ms: the fraction is rounded down, as §6.2 Method 3 says.
                 // A reading past the 48-bit millisecond range counts as its very last
-                // unit (the state clamps it), so the product cannot overflow.
+                // unit (the state clamps it), so the product cannot overflow. A reading
+                // before 1970 is the epoch itself, fraction included: its sub-millisecond
+                // part belongs to a negative millisecond, not to millisecond 0.
                 let ms = now.millis_since_epoch();
-                let units = if ms > MS_MAX {
+                let units = if now.secs() < 0 {
+                    0
+                } else if ms > MS_MAX {
                     u64::MAX
                 } else {
                     ms * 4096 + (now.subsec_nanos() % 1_000_000) as u64 * 4096 / 1_000_000
