@@ -135,3 +135,9 @@ pub fn v5(namespace: &Uuid, name: &[u8]) -> Uuid {
 pub fn v8_sha256(namespace: &Uuid, name: &[u8]) -> Uuid {
     layout::v8::encode_sha256(namespace, name)
 }
+
+/// README.md's Rust examples, compiled and run as doctests (`cargo test -p uuidkit
+/// --doc`) so that they cannot drift from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;
