@@ -130,6 +130,40 @@ impl Source {
         })
     }
 
+    /// The highest position of `kind` known to be leased: what this daemon took from the
+    /// file (or memory) since it started, else what the state file records (a daemon
+    /// restarted after `kill -9` has not leased the kind yet, but its clients, and the
+    /// previous daemon's, go on from blocks the file records). `None` when neither knows
+    /// the kind, or the file is damaged (the next lease then starts afresh from the
+    /// request).
+    ///
+    /// The file is read only here, for a request whose `from` is far ahead of the clock
+    /// (see `own::check_ahead`), never on the way of an ordinary lease.
+    pub fn high_water(&self, kind: GeneratorKind) -> Option<u128> {
+        let held = self
+            .granted
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(&kind)
+            .map(|g| g.reserved);
+        if held.is_some() {
+            return held;
+        }
+        let snap = self.file.snapshot().ok()?;
+        if snap.damage.is_some() {
+            return None;
+        }
+        // After a reboot the next lease starts above the write-ahead mark, not `high`.
+        let rebooted = snap.boot_id != snap.current_boot_id;
+        snap.entries.iter().find(|e| e.kind == kind).map(|e| {
+            if rebooted {
+                e.high.max(e.durable)
+            } else {
+                e.high
+            }
+        })
+    }
+
     fn warn(&self, message: String) {
         let mut last = self.warned.lock().unwrap_or_else(|p| p.into_inner());
         if last.as_deref() != Some(message.as_str()) {
