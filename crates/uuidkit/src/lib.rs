@@ -31,7 +31,10 @@
 //! - [`time`]: timestamps, RFC 3339, the [`Clock`](time::Clock) trait.
 //! - [`random`]: the CSPRNG; [`node`]: node IDs.
 //! - [`generator`]: the stateful generators (v1, v6, v7, v8, the draft layouts), the
-//!   process-wide defaults, machine-ID bits, the clock-sequence pool, sharded v1.
+//!   process-wide defaults, machine-ID bits, the clock-sequence pool, sharded v1. The
+//!   process-wide ones are unique and ordered within the process; [`use_state_file`]
+//!   (or [`use_default_state_file`]) before the first UUID extends that to every process
+//!   sharing the file, across restarts.
 //! - [`store`]: generator state in a file shared by every generator on the host: leases
 //!   of timestamp space that survive restarts, crashes and power loss.
 //! - [`service`]: the protocol and client of `uuidkitd`, the host's UUID service.
@@ -101,7 +104,9 @@ pub mod time;
 mod uuid;
 
 #[cfg(feature = "std")]
-pub use generator::{try_v1, try_v6, v1, v4, v4_fill, v6, v7, v7_fill, v8};
+pub use generator::{
+    try_v1, try_v6, use_default_state_file, use_state_file, v1, v4, v4_fill, v6, v7, v7_fill, v8,
+};
 pub use node::NodeId;
 pub use text::{Case, Format, ParseError};
 pub use uuid::{Uuid, Variant, Version};

@@ -25,11 +25,37 @@
 //! thread's state per batch (v7: per 1,024), so they cost a fraction of as many calls.
 //!
 //! # Across processes and restarts
-//! With `UUIDKIT_STATE` set to a file path ([`STATE_ENV`]), the process-wide v1, v6, v7
-//! and v8 generators lease their timestamps from that [state store](crate::store): every
-//! process that names the same file gets UUIDs no other gets, and each continues above
-//! everything handed out before, after a restart, a crash or a clock set back. v7 then
-//! takes a lock as the others do. Unset, the state is in memory only.
+//! **Without a state file** (the default) the guarantees above hold within one process
+//! only. Another process, or this program run again, starts from state of its own: its
+//! v6, v7 and v8 UUIDs can sort below this process's (a clock set back makes that
+//! certain), and its UUIDs are kept apart from this process's only by chance: v1 and v6
+//! by a node ID and clock sequence drawn at random in each process, v7 and v8 by random
+//! counter seeds and random bits.
+//!
+//! **With a state file** the process-wide v1, v6, v7 and v8 generators lease their
+//! timestamps from that [state store](crate::store), shared with every process (and the
+//! `uuidkit` command) that names the same file: no two of them ever make the same UUID,
+//! and each lease starts above every position handed out before it, after a restart, a
+//! crash or a clock set back. So a process started after another has ended makes only
+//! greater v6, v7 and v8 UUIDs than it did; processes running at the same time
+//! interleave by blocks of leased positions. v1 and v6 use the host's hash node (with
+//! the default `static` node strategy), so the processes share one entry of the file and
+//! one clock sequence. v7 then takes a lock as the others do.
+//!
+//! Choose the file with one call before the first UUID: [`use_state_file`] (a path of
+//! your own), or [`use_default_state_file`] (the file the `uuidkit` command uses by
+//! default, so that the program and the command never collide); or set the environment
+//! variable `UUIDKIT_STATE` ([`STATE_ENV`]) to its path. A call wins over the variable.
+//!
+//! ```
+//! let dir = std::env::temp_dir().join(format!("uuidkit-doc-state-{}", std::process::id()));
+//! uuidkit::use_state_file(dir.join("state"))?;
+//! let a = uuidkit::v7(); // leased from the file: no other process that uses it gets `a`
+//! assert!(uuidkit::v7() > a);
+//! assert!(uuidkit::generator::take_store_warnings().is_empty());
+//! # std::fs::remove_dir_all(&dir).ok();
+//! # Ok::<(), uuidkit::generator::StateFileError>(())
+//! ```
 //!
 //! # fork
 //! A child process can always generate, whatever its parent's other threads were doing
@@ -134,38 +160,203 @@ type Shared<T> = Mutex<Option<T>>;
 static V1: Shared<gregorian::GregorianGenerator> = Mutex::new(None);
 static V6: Shared<gregorian::GregorianGenerator> = Mutex::new(None);
 static V7: unix::ProcessV7 = unix::ProcessV7::new();
-/// v7 when `UUIDKIT_STATE` names a store: a lease can need the file, so a lock.
+/// v7 with a state file ([`use_state_file`], `UUIDKIT_STATE`): a lease can need the
+/// file, so a lock.
 static V7_STORED: Shared<unix::UnixGenerator> = Mutex::new(None);
 static V8: Shared<custom::CustomGenerator> = Mutex::new(None);
 
 /// The name of the environment variable that gives the process-wide generators a state
 /// store ([`crate::store`]); unset or empty, they keep their state in memory only (a
-/// library does not start writing files on its own).
+/// library does not start writing files on its own), unless [`use_state_file`] or
+/// [`use_default_state_file`] chose one.
 pub const STATE_ENV: &str = "UUIDKIT_STATE";
 
-/// The store `UUIDKIT_STATE` names, opened anew for each process-wide generator (a
-/// store holds no state of its own but its path and settings).
-fn env_store() -> Option<Arc<StateStore>> {
-    match std::env::var_os(STATE_ENV) {
-        Some(p) if !p.is_empty() => Some(Arc::new(StateStore::open(PathBuf::from(p)))),
-        _ => None,
+/// The state file [`use_state_file`] chose; once the generators have started, the one
+/// they use (from the call or from `UUIDKIT_STATE`), or `None` for memory. A lock that
+/// `fork` takes with the others, not a `OnceLock`, whose initialisation caught half done
+/// by `fork` could leave a child waiting.
+static STATE_PATH: Mutex<Option<PathBuf>> = Mutex::new(None);
+
+/// Whether the process-wide generators use a state file: 0 not decided yet (no
+/// generator has started), 1 no, 2 yes. Decided once, at the first UUID, and never
+/// changed after: generators of one process must not disagree on where their state is.
+static STATE_SET: AtomicU8 = AtomicU8::new(0);
+
+/// Whether the process-wide generators use a state file, deciding it on the first call:
+/// the file [`use_state_file`] chose, else `UUIDKIT_STATE` (read once: the environment of
+/// a running process is not expected to change).
+fn state_set() -> bool {
+    match STATE_SET.load(Ordering::Acquire) {
+        0 => decide_state(),
+        v => v == 2,
     }
 }
 
-/// Whether `UUIDKIT_STATE` is set: 0 not looked at yet, 1 no, 2 yes. Read once (the
-/// environment of a running process is not expected to change), without a `Once` so
-/// that a fork during the first look cannot leave a child waiting.
-static STATE_SET: AtomicU8 = AtomicU8::new(0);
-
-fn state_set() -> bool {
-    match STATE_SET.load(Ordering::Relaxed) {
-        0 => {
-            let set = std::env::var_os(STATE_ENV).is_some_and(|p| !p.is_empty());
-            STATE_SET.store(if set { 2 } else { 1 }, Ordering::Relaxed);
-            set
-        }
-        v => v == 2,
+#[cold]
+fn decide_state() -> bool {
+    let mut path = lock(&STATE_PATH);
+    // Another thread may have decided while this one waited for the lock.
+    match STATE_SET.load(Ordering::Acquire) {
+        0 => {}
+        v => return v == 2,
     }
+    if path.is_none() {
+        *path = std::env::var_os(STATE_ENV)
+            .filter(|p| !p.is_empty())
+            .map(PathBuf::from);
+    }
+    let set = path.is_some();
+    STATE_SET.store(if set { 2 } else { 1 }, Ordering::Release);
+    set
+}
+
+/// The store of the process-wide generators, opened anew for each of them (a store holds
+/// no state of its own but its path and settings); `None` to stay in memory.
+fn process_store() -> Option<Arc<StateStore>> {
+    if !state_set() {
+        return None;
+    }
+    lock(&STATE_PATH)
+        .clone()
+        .map(|p| Arc::new(StateStore::open(p)))
+}
+
+/// Why [`use_state_file`] or [`use_default_state_file`] did not set the state file.
+/// Nothing changed: the process-wide generators go on as they would have without the
+/// call.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum StateFileError {
+    /// A process-wide generator (v1, v6, v7 or v8) has made a UUID already, so where
+    /// their state is was decided then; it is never changed after, or UUIDs made before
+    /// and after could collide or go out of order.
+    AlreadyStarted {
+        /// The state file they use, or `None` for memory.
+        in_use: Option<PathBuf>,
+    },
+    /// The file cannot be used: its directory cannot be created, or its lock file cannot
+    /// be created or locked, or the file cannot be read.
+    Unusable {
+        /// The state file asked for.
+        path: PathBuf,
+        /// What failed, naming the file.
+        problem: crate::store::Problem,
+    },
+    /// [`use_default_state_file`]: there is no default, because neither `XDG_STATE_HOME`
+    /// nor `HOME` is an absolute path.
+    NoDefaultPath,
+}
+
+impl fmt::Display for StateFileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StateFileError::AlreadyStarted { in_use } => {
+                let now = match in_use {
+                    Some(p) => format!("they use the state file {}", p.display()),
+                    None => "they keep their state in memory".to_string(),
+                };
+                write!(
+                    f,
+                    "the process-wide generators have made UUIDs already and {now}: the \
+                     state file must be chosen before the first UUID of the process"
+                )
+            }
+            StateFileError::Unusable { path, problem } => {
+                write!(f, "state file {}: {problem}", path.display())
+            }
+            StateFileError::NoDefaultPath => write!(
+                f,
+                "no default state file: neither XDG_STATE_HOME nor HOME is an absolute \
+                 path; give a path to use_state_file"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for StateFileError {}
+
+/// Makes the process-wide generators ([`v1`], [`v6`], [`v7`], [`v7_fill`], [`v8`]) keep
+/// their state in the file `path`, shared with every other process that uses it: see
+/// [Across processes and restarts](self#across-processes-and-restarts) for what that
+/// guarantees, and what holds without it (uniqueness and order within this process
+/// only). Call it before the first UUID of the process; it wins over `UUIDKIT_STATE`.
+///
+/// It checks the file now, so that a mistake shows here rather than as a warning
+/// later: it creates the directory if missing, creates and locks the lock file beside
+/// the file (`path` + `.lock`), and reads the file (a missing file is first use and
+/// fine; a damaged one is rewritten at the first lease, with a warning in
+/// [`take_store_warnings`]). A file that becomes unusable later leaves the generators
+/// in memory, with a warning there too. Calling it again before the first UUID
+/// replaces the choice.
+///
+/// # Errors
+/// [`StateFileError::AlreadyStarted`] once a process-wide generator has made a UUID;
+/// [`StateFileError::Unusable`] when the checks fail (the problem names the file and
+/// the operation). Either way nothing changes.
+///
+/// ```
+/// use uuidkit::generator::{use_state_file, StateFileError};
+/// let dir = std::env::temp_dir().join(format!("uuidkit-doc-use-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir).unwrap();
+/// std::fs::write(dir.join("a-file"), "").unwrap();
+/// // Under a file, not a directory: refused, and nothing changes.
+/// let bad = use_state_file(dir.join("a-file").join("state")).unwrap_err();
+/// assert!(matches!(bad, StateFileError::Unusable { .. }), "{bad}");
+/// use_state_file(dir.join("state"))?;
+/// let a = uuidkit::v7();
+/// assert!(uuidkit::v7() > a);
+/// // Too late to change it now.
+/// let late = use_state_file(dir.join("other")).unwrap_err();
+/// assert_eq!(late, StateFileError::AlreadyStarted { in_use: Some(dir.join("state")) });
+/// # std::fs::remove_dir_all(&dir).ok();
+/// # Ok::<(), StateFileError>(())
+/// ```
+pub fn use_state_file(path: impl Into<PathBuf>) -> Result<(), StateFileError> {
+    let path = path.into();
+    let mut chosen = lock(&STATE_PATH);
+    if STATE_SET.load(Ordering::Acquire) != 0 {
+        return Err(StateFileError::AlreadyStarted {
+            in_use: chosen.clone(),
+        });
+    }
+    // Under the lock, so that no generator starts between the check and the choice.
+    check_state_file(&path).map_err(|problem| StateFileError::Unusable {
+        path: path.clone(),
+        problem,
+    })?;
+    *chosen = Some(path);
+    Ok(())
+}
+
+/// [`use_state_file`] with the file the `uuidkit` command uses when given neither
+/// `--state` nor `UUIDKIT_STATE`: `$XDG_STATE_HOME/uuidkit/state`, else
+/// `$HOME/.local/state/uuidkit/state` ([`crate::store::default_path`]). This program and
+/// the command run by the same user then never make the same UUID. Returns the path.
+///
+/// # Errors
+/// As [`use_state_file`], and [`StateFileError::NoDefaultPath`] when neither variable is
+/// an absolute path.
+///
+/// ```no_run
+/// let path = uuidkit::use_default_state_file()?;
+/// println!("UUIDs leased from {}", path.display());
+/// let id = uuidkit::v7();
+/// # let _ = id;
+/// # Ok::<(), uuidkit::generator::StateFileError>(())
+/// ```
+pub fn use_default_state_file() -> Result<PathBuf, StateFileError> {
+    let path = crate::store::default_path().ok_or(StateFileError::NoDefaultPath)?;
+    use_state_file(path.clone())?;
+    Ok(path)
+}
+
+/// The checks of [`use_state_file`]: the lock taken (which creates the directory and the
+/// lock file) and released, the file read.
+fn check_state_file(path: &std::path::Path) -> Result<(), crate::store::Problem> {
+    use crate::store::{DEFAULT_LOCK_TIMEOUT, FileStorage, MAX_FILE_SIZE, Storage};
+    let storage = FileStorage::new(path);
+    let _lock = storage.lock(DEFAULT_LOCK_TIMEOUT)?;
+    storage.read(MAX_FILE_SIZE).map(drop)
 }
 
 /// A poisoned lock only means another thread panicked while holding it; the generator
@@ -187,6 +378,7 @@ type HeldForFork = (
     MutexGuard<'static, Option<gregorian::GregorianGenerator>>,
     MutexGuard<'static, Option<unix::UnixGenerator>>,
     MutexGuard<'static, Option<custom::CustomGenerator>>,
+    MutexGuard<'static, Option<PathBuf>>,
     MutexGuard<'static, clock_seq_pool::Pool>,
 );
 
@@ -207,6 +399,9 @@ fn lock_all_for_fork() {
         V6.lock().unwrap_or_else(|e| e.into_inner()),
         V7_STORED.lock().unwrap_or_else(|e| e.into_inner()),
         V8.lock().unwrap_or_else(|e| e.into_inner()),
+        // Taken inside generator locks (when one is created), so after them; never
+        // together with the pool's.
+        STATE_PATH.lock().unwrap_or_else(|e| e.into_inner()),
         // Taken inside generator locks (by `next`), so after them.
         clock_seq_pool::lock_for_fork(),
     );
@@ -224,14 +419,14 @@ fn gregorian_next(
     make: fn() -> gregorian::GregorianGenerator,
 ) -> Result<Uuid, GenError> {
     lock(m)
-        .get_or_insert_with(|| match env_store() {
+        .get_or_insert_with(|| match process_store() {
             Some(store) => make().with_store(store),
             None => make(),
         })
         .next()
 }
 
-/// The warnings of the process-wide generators' store (`UUIDKIT_STATE`) since the last
+/// The warnings of the process-wide generators' state file since the last
 /// call: a damaged file that was repaired, or a store that could not be used, so that
 /// the generator went on in memory. Empty without a store. The library never prints.
 ///
@@ -402,7 +597,7 @@ pub fn v7_fill(out: &mut [Uuid]) {
 fn stored_generator(g: &mut Option<unix::UnixGenerator>) -> &mut unix::UnixGenerator {
     g.get_or_insert_with(|| {
         let g = unix::UnixGenerator::new(unix::V7Method::Counter);
-        match env_store() {
+        match process_store() {
             Some(store) => g.with_store(store),
             None => g,
         }
@@ -436,7 +631,7 @@ pub fn v8() -> Uuid {
     lock(&V8)
         .get_or_insert_with(|| {
             let g = custom::CustomGenerator::new();
-            match env_store() {
+            match process_store() {
                 Some(store) => g.with_store(store),
                 None => g,
             }
@@ -494,6 +689,89 @@ mod tests {
         every.sort_unstable();
         every.dedup();
         assert_eq!(every.len(), n, "a v7 UUID repeated");
+    }
+
+    /// One call as the other threads could see it: the value of a shared ticket taken
+    /// just before the call and just after it returned, and what it returned.
+    struct Call {
+        before: u64,
+        after: u64,
+        uuid: Uuid,
+    }
+
+    /// Threads calling `make` at once, each logging its calls with tickets from one
+    /// atomic counter (sequentially consistent, so the tickets order the calls as the
+    /// threads observed them). Whenever a call returned before another started (its
+    /// `after` ticket is below the other's `before`), its UUID must be the smaller: one
+    /// order for the whole process. Each thread's own order and uniqueness follow.
+    fn one_order_across_threads(label: &str, make: fn() -> Uuid) {
+        use std::sync::atomic::AtomicU64;
+        const THREADS: usize = 4;
+        const CALLS: usize = 200_000;
+        let ticket = AtomicU64::new(0);
+        let mut calls: Vec<Call> = std::thread::scope(|s| {
+            let threads: Vec<_> = (0..THREADS)
+                .map(|_| {
+                    let ticket = &ticket;
+                    s.spawn(move || {
+                        (0..CALLS)
+                            .map(|_| {
+                                let before = ticket.fetch_add(1, Ordering::SeqCst);
+                                let uuid = make();
+                                let after = ticket.fetch_add(1, Ordering::SeqCst);
+                                Call {
+                                    before,
+                                    after,
+                                    uuid,
+                                }
+                            })
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            threads
+                .into_iter()
+                .flat_map(|t| t.join().unwrap())
+                .collect()
+        });
+        // Sweep the calls by start; `done` (by end) feeds the largest UUID of the calls
+        // that had returned before the current one started.
+        let mut done: Vec<(u64, Uuid)> = calls.iter().map(|c| (c.after, c.uuid)).collect();
+        done.sort_unstable_by_key(|&(after, _)| after);
+        calls.sort_unstable_by_key(|c| c.before);
+        let (mut next, mut highest) = (0, None::<(Uuid, u64)>);
+        for c in &calls {
+            while next < done.len() && done[next].0 < c.before {
+                let (after, u) = done[next];
+                if highest.is_none_or(|(h, _)| u > h) {
+                    highest = Some((u, after));
+                }
+                next += 1;
+            }
+            if let Some((h, after)) = highest {
+                assert!(
+                    c.uuid > h,
+                    "{label}: {} (call started at ticket {}) is not above {h}, returned \
+                     earlier (ticket {after}) in another thread or this one",
+                    c.uuid,
+                    c.before
+                );
+            }
+        }
+        let mut every: Vec<Uuid> = calls.iter().map(|c| c.uuid).collect();
+        every.sort_unstable();
+        every.dedup();
+        assert_eq!(every.len(), THREADS * CALLS, "{label}: a UUID repeated");
+    }
+
+    #[test]
+    fn v6_keeps_one_order_across_threads() {
+        one_order_across_threads("v6", v6);
+    }
+
+    #[test]
+    fn v8_keeps_one_order_across_threads() {
+        one_order_across_threads("v8", v8);
     }
 
     #[test]

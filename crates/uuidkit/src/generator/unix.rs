@@ -37,8 +37,9 @@
 //! - **Window end.** Should the clock run 34 years past the process's first use, or
 //!   reach the end of the 48-bit range, the generator moves for good to a 128-bit state
 //!   advanced by compare-and-swap, above everything the word handed out.
-//! - **With `UUIDKIT_STATE`** ([`crate::generator::STATE_ENV`]) none of this is used: every
-//!   UUID is admitted through the store's lease under a lock, as with an owned generator.
+//! - **With a state file** ([`crate::use_state_file`], or `UUIDKIT_STATE`) none of this
+//!   is used: every UUID is admitted through the store's lease under a lock, as with an
+//!   owned generator.
 
 use core::fmt;
 use core::str::FromStr;
