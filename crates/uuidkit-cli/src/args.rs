@@ -425,12 +425,19 @@ With no UUID arguments, reads one UUID a line from standard input; only the line
 (\\n or \\r\\n) is stripped. An invalid input is reported on standard error with
 its argument or line number, and the exit status is 1; the valid ones are still shown.
 
---json writes one JSON object a line with the keys:
+--json writes one JSON object a line; a UUID has the keys that apply to it:
   uuid        the canonical form
   variant     ncs, rfc9562, microsoft or future
   version     the version field, 0-15, in the RFC 9562 variant (1-8 are the versions
               RFC 9562 defines); null in the other variants (so for Nil and Max)
   nil, max    whether it is the Nil or the Max UUID
+  int         the 128 bits as one unsigned number, in decimal (a string: too large
+              for a JSON number)
+  bytes_le    the 16 bytes in Microsoft's GUID order (the first three fields
+              little-endian), 32 lowercase hex digits
+  fields      RFC 4122's six fields as lowercase hex: an object with time_low,
+              time_mid, time_hi_and_version, clock_seq_hi_and_reserved,
+              clock_seq_low and node
   time        v1, v2, v6 (7 fractional digits), v7 (3 digits); RFC 3339, UTC, with
               years past 9999 in ISO 8601's expanded form (+010889-08-02T05:31:50.655Z)
   timestamp   v1, v2, v6: 100 ns ticks since 1582-10-15; v7: Unix milliseconds
@@ -440,13 +447,20 @@ its argument or line number, and the exit status is 1; the valid ones are still 
   hash        v3: md5, v5: sha1
   domain      v2: person, group, org (or the domain number)
   local_id    v2
-  custom_a    v8: the 48-bit custom field (custom_b: 12 bits, custom_c: 62 bits)
+  custom_a, custom_b, custom_c
+              v8: the custom fields of 48, 12 and 62 bits
 A v2 keeps only the top 28 bits of its timestamp: its time is exact to ~7 minutes.
 
 --layout NAME reads each UUID as a named layout as well (v8 does not say which it
 follows; the 2021 draft's v7 was shipped with version 7, which RFC 9562 reads as
-nonsense times) and adds layout, time, timestamp, sequence, random and, with
---machine-id-bits B, machine_id (see --layout below).
+nonsense times; see --layout below). Its time and timestamp then replace the
+version's own, and --json adds the keys:
+  layout      the layout's name
+  sequence    the layout's counter, where it has one
+  machine_id  with --machine-id-bits B: the first B random bits (right after the
+              sequence), as a number
+  random      the random bits after those, as hex
+For example:
   uuidkit inspect --json --layout draft-v7-us 0621537e-e1f9-8ad0-8000-5632429295da";
 
 const CHECK_LONG_ABOUT: &str = "\

@@ -685,6 +685,120 @@ fn inspect_reads_stdin() {
     assert_eq!(v[1]["uuid"], A6_V7);
 }
 
+/// The keys of the blocks of `inspect --help` that follow a line ending in `intro`: each
+/// entry line is two spaces, then one or more keys (`a, b`), then two spaces and what
+/// they hold (or that on the lines below, indented further). The block ends at the
+/// first line that is not an entry or its continuation.
+fn help_keys(help: &str, intro: &str) -> HashSet<String> {
+    let mut lines = help.lines().skip_while(|l| !l.ends_with(intro));
+    assert!(
+        lines.next().is_some(),
+        "no line ending in {intro:?} in:\n{help}"
+    );
+    let mut keys = HashSet::new();
+    for line in lines {
+        if line.starts_with("   ") {
+            continue; // what the entry above holds, continued
+        }
+        let Some(entry) = line.strip_prefix("  ") else {
+            break;
+        };
+        let names = entry.split("  ").next().unwrap_or_default().trim();
+        for key in names.split(", ") {
+            assert!(
+                !key.is_empty() && key.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'),
+                "{key:?} in {line:?} is not a key"
+            );
+            assert!(keys.insert(key.to_string()), "{key} listed twice");
+        }
+    }
+    keys
+}
+
+/// The keys of every JSON object `inspect --json EXTRA UUIDS` writes, all together.
+fn json_keys(extra: &[&str], uuids: &[&str]) -> (HashSet<String>, Vec<Value>) {
+    let mut args = vec!["inspect", "--json"];
+    args.extend_from_slice(extra);
+    args.extend_from_slice(uuids);
+    let lines = json_lines(&ok(&args));
+    assert_eq!(lines.len(), uuids.len());
+    let keys = lines
+        .iter()
+        .flat_map(|l| l.as_object().unwrap().keys().cloned())
+        .collect();
+    (keys, lines)
+}
+
+/// `inspect --help` lists exactly the keys `inspect --json` writes: every key of the
+/// output over UUIDs of every version and variant is in the list, and every key in the
+/// list is in some output; the same for the keys `--layout` adds.
+#[test]
+fn inspect_help_lists_exactly_the_json_keys() {
+    let help = ok(&["inspect", "--help"]);
+    let v2 = ok(&[
+        "gen",
+        "v2",
+        "--time",
+        RFC_TIME,
+        "--local-id",
+        "1000",
+        "--node",
+        "9F:6B:DE:CE:D8:46",
+    ]);
+    let uuids = [
+        NIL,
+        MAX,
+        A1_V1,
+        v2.trim(),
+        A2_V3,
+        A3_V4,
+        A4_V5,
+        A5_V6,
+        A6_V7,
+        B2_V8,
+        // No version in the other variants; an unassigned version in RFC 9562's.
+        "919108f7-52d1-4320-1bac-f847db4148a8",
+        "919108f7-52d1-4320-cbac-f847db4148a8",
+        "919108f7-52d1-4320-ebac-f847db4148a8",
+        "919108f7-52d1-9320-9bac-f847db4148a8",
+    ];
+    let (plain, lines) = json_keys(&[], &uuids);
+    let listed = help_keys(&help, "a UUID has the keys that apply to it:");
+    let mut missing: Vec<_> = plain.difference(&listed).collect();
+    let mut extra: Vec<_> = listed.difference(&plain).collect();
+    missing.sort();
+    extra.sort();
+    assert!(
+        missing.is_empty() && extra.is_empty(),
+        "inspect --help misses {missing:?} and lists {extra:?}, which no output has"
+    );
+    // The names inside `fields`, which the help spells out.
+    for line in &lines {
+        for name in line["fields"].as_object().unwrap().keys() {
+            assert!(help.contains(name.as_str()), "help lacks fields.{name}");
+        }
+    }
+
+    // --layout: the keys it adds to those above.
+    let draft = "0621537e-e1f9-8ad0-8000-5632429295da";
+    let mut with_layout = HashSet::new();
+    for layout in ["draft-v7-ms", "draft-v7-us", "draft-v8-48", "draft-v8-60"] {
+        for bits in [None, Some("8")] {
+            let mut extra = vec!["--layout", layout];
+            if let Some(b) = bits {
+                extra.extend(["--machine-id-bits", b]);
+            }
+            with_layout.extend(json_keys(&extra, &[draft]).0);
+        }
+    }
+    let added: HashSet<String> = with_layout.difference(&plain).cloned().collect();
+    let listed = help_keys(&help, "and --json adds the keys:");
+    assert_eq!(
+        added, listed,
+        "the keys --layout adds, and those its help lists"
+    );
+}
+
 // ---------------------------------------------------------------- check
 
 #[test]
