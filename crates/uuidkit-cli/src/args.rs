@@ -739,7 +739,11 @@ pub struct GenArgs {
                      budget of one UUID per 100 ns tick: past v1's cap of 10 million a\n\
                      second for one (node, clock sequence). The UUIDs are distinct; those of\n\
                      one generator have increasing timestamps, but the output as a whole is\n\
-                     not ordered by time. Not with --time or --clock-seq."
+                     not ordered by time. Not with --time or --clock-seq. The shards keep\n\
+                     their state in memory: where gen v1 would use a state file or uuidkitd\n\
+                     (UUIDKIT_STATE, UUIDKIT_DAEMON, the default state file) --shards is a\n\
+                     usage error unless --no-state says to go without (--node random keeps\n\
+                     no state either way)."
     )]
     pub shards: Option<u32>,
 

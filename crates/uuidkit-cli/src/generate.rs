@@ -147,7 +147,54 @@ fn validate(a: &GenArgs) -> Result<(), Failure> {
     {
         check_time_range(v, t, a.count)?;
     }
-    Ok(())
+    shards_without_state(a)
+}
+
+/// `gen v1 --shards N` keeps its generators' state in memory: N clock sequences of one
+/// random node, each with its own budget of 10 million UUIDs a second. A state file or
+/// uuidkitd keeps one line of timestamps per node, shared by everyone who uses it; the
+/// shards would take turns on it and be no faster than one generator, which is all that
+/// --shards is for. So where `gen v1` would use a state file or the daemon, --shards is
+/// refused rather than quietly going without it (whoever set UUIDKIT_STATE or
+/// UUIDKIT_DAEMON wants the guarantee): the error names the setting and the way on,
+/// --no-state. Exactly where `gen v1` would use neither, nothing is lost: with
+/// --no-state, with the `random` node strategy (which keeps no state), and when there is
+/// no state file path at all.
+fn shards_without_state(a: &GenArgs) -> Result<(), Failure> {
+    if a.shards.is_none() || a.no_state {
+        return Ok(());
+    }
+    // --state and --daemon with --shards were refused already; the environment is left.
+    if matches!(node_strategy(a)?, Some(NodeStrategy::Random)) {
+        return Ok(());
+    }
+    let set = |name: &str| std::env::var_os(name).filter(|p| !p.is_empty());
+    let setting = if let Some(d) = set(uuidkit::service::DAEMON_ENV) {
+        format!(
+            "{}={} (uuidkitd)",
+            uuidkit::service::DAEMON_ENV,
+            std::path::Path::new(&d).display()
+        )
+    } else if let Some(p) = set(crate::state::STATE_ENV) {
+        format!(
+            "{}={} (a state file)",
+            crate::state::STATE_ENV,
+            std::path::Path::new(&p).display()
+        )
+    } else if let Some(p) = uuidkit::store::default_path() {
+        format!("the default state file {}", p.display())
+    } else {
+        return Ok(());
+    };
+    Err(usage(
+        ErrorKind::ArgumentConflict,
+        format!(
+            "--shards does not go with {setting}: the shards keep their state in memory \
+             (through a state file or uuidkitd they would share one node's timestamps, \
+             no faster than one generator), so gen v1 --shards would make its UUIDs \
+             without it; give --no-state to generate in memory, or leave out --shards"
+        ),
+    ))
 }
 
 /// An instant that the version's timestamp field cannot hold is a usage error naming

@@ -93,13 +93,25 @@ pub fn validate(a: &GenArgs) -> Result<(), Failure> {
         for (flag, given) in [
             ("--time", a.time.is_some()),
             ("--clock-seq", a.clock_seq.is_some()),
-            ("--state", a.state.is_some()),
-            ("--daemon", a.daemon.is_some()),
         ] {
             if given {
                 return Err(conflict(format!(
                     "{flag} does not apply with --shards: each of the generators holds a \
                      clock sequence of its own, in memory"
+                )));
+            }
+        }
+        // The environment's state file and daemon are refused the same way, with the
+        // same reason (see `generate::shards_without_state`).
+        for (flag, given) in [
+            ("--state", a.state.is_some()),
+            ("--daemon", a.daemon.is_some()),
+        ] {
+            if given {
+                return Err(conflict(format!(
+                    "{flag} does not apply with --shards: the shards keep their state in \
+                     memory (through a state file or uuidkitd they would share one node's \
+                     timestamps, no faster than one generator); leave out --shards to use it"
                 )));
             }
         }

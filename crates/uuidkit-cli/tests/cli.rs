@@ -488,6 +488,100 @@ fn gen_usage_errors_exit_2_and_name_the_flag() {
     }
 }
 
+/// `gen v1 --shards` keeps its state in memory, so wherever `gen v1` would use a state
+/// file or uuidkitd (`UUIDKIT_DAEMON`, `UUIDKIT_STATE`, the default state file) it is a
+/// usage error naming that setting and `--no-state`, with no UUID written; with
+/// `--no-state`, or where `gen v1` would use neither, it runs.
+#[test]
+fn gen_v1_shards_refuses_the_state_it_would_go_without() {
+    let home = std::env::temp_dir().join(format!("uuidkit-shards-home-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&home);
+    let shards = ["gen", "v1", "--shards", "2", "-n", "10"];
+    let refused = |c: &mut assert_cmd::Command| -> String {
+        let out = c.args(shards).assert().code(2).get_output().clone();
+        assert!(out.stdout.is_empty(), "UUIDs written before the refusal");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            err.contains("--shards does not go with")
+                && err.contains("keep their state in memory")
+                && err.contains("give --no-state to generate in memory"),
+            "{err}"
+        );
+        err
+    };
+    // UUIDKIT_STATE (command_common sets it to the test's own file).
+    let err = refused(&mut uuidkit());
+    let state = test_state();
+    assert!(
+        err.contains(&format!("UUIDKIT_STATE={} (a state file)", state.display())),
+        "{err}"
+    );
+    // UUIDKIT_DAEMON: refused before the daemon is asked (none listens there).
+    let err = refused(uuidkit().env("UUIDKIT_DAEMON", "/nonexistent/uuidkitd.sock"));
+    assert!(
+        err.contains("UUIDKIT_DAEMON=/nonexistent/uuidkitd.sock (uuidkitd)"),
+        "{err}"
+    );
+    // The default state file, under $XDG_STATE_HOME or else $HOME.
+    let err = refused(
+        uuidkit()
+            .env_remove("UUIDKIT_STATE")
+            .env("XDG_STATE_HOME", home.join("xdg")),
+    );
+    let xdg = home.join("xdg/uuidkit/state");
+    assert!(
+        err.contains(&format!("the default state file {}", xdg.display())),
+        "{err}"
+    );
+    let err = refused(
+        uuidkit()
+            .env_remove("UUIDKIT_STATE")
+            .env_remove("XDG_STATE_HOME")
+            .env("HOME", &home),
+    );
+    let default = home.join(".local/state/uuidkit/state");
+    assert!(
+        err.contains(&format!("the default state file {}", default.display())),
+        "{err}"
+    );
+    assert!(!home.exists(), "a refused run touched the state directory");
+
+    // --no-state says to go without: every setting above is then set aside.
+    let out = uuidkit()
+        .env("UUIDKIT_DAEMON", "/nonexistent/uuidkitd.sock")
+        .env("HOME", &home)
+        .args(shards)
+        .arg("--no-state")
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(lines(&String::from_utf8(out.stdout).unwrap()).len(), 10);
+    // Where gen v1 uses neither, nothing is lost: the random node strategy keeps no
+    // state, and without UUIDKIT_STATE, XDG_STATE_HOME or HOME there is no file.
+    for c in [
+        uuidkit().env("UUIDKIT_NODE", "random"),
+        uuidkit()
+            .env_remove("UUIDKIT_STATE")
+            .env_remove("XDG_STATE_HOME")
+            .env_remove("HOME"),
+    ] {
+        let out = c.args(shards).assert().success().get_output().clone();
+        assert!(
+            out.stderr.is_empty(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(lines(&String::from_utf8(out.stdout).unwrap()).len(), 10);
+    }
+    assert!(!home.exists());
+}
+
 #[test]
 fn no_arguments_prints_help_and_exits_2() {
     let out = uuidkit().assert().code(2).get_output().clone();

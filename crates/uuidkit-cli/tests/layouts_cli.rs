@@ -512,6 +512,9 @@ fn v1_shards() {
         "20000",
         "--node",
         "0x0123456789ab",
+        // The shards keep their state in memory; the test's UUIDKIT_STATE would refuse
+        // them otherwise.
+        "--no-state",
     ]);
     let uuids: Vec<&str> = out.lines().collect();
     let set: HashSet<&str> = uuids.iter().copied().collect();
@@ -528,6 +531,14 @@ fn v1_shards() {
     );
     let e = fails(&["gen", "v1", "--shards", "0"], 2);
     assert!(e.contains("--shards") && e.contains("1 to 64"), "{e}");
+    for flag in ["--state", "--daemon"] {
+        let e = fails(&["gen", "v1", "--shards", "2", flag, "/tmp/x"], 2);
+        assert!(
+            e.contains(&format!("{flag} does not apply with --shards"))
+                && e.contains("keep their state in memory"),
+            "{e}"
+        );
+    }
 }
 
 #[test]
