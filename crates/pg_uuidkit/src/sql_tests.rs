@@ -338,40 +338,104 @@ mod tests {
 
     #[pg_test]
     fn bad_input_raises_errors_and_the_backend_goes_on() {
-        // Thousands of malformed inputs in one backend, each caught as an SQL error: a
-        // crash would end the session and fail this test.
+        // 9,000 malformed inputs in one backend, each of which must be rejected with an
+        // SQL error of its kind (a crash would end the session and fail this test), and
+        // the well-formed texts they are made from, each of which must be read back as
+        // its UUID. Every input is malformed by construction, whatever its UUID: for each
+        // of 1,000 UUIDs (`md5(i)`) in one of the eight forms (`f`, in turn), its text
+        // with one character replaced by '!' (in no form) or by 'é' (not ASCII), with
+        // 1-3 of its bytes repeated at its end or cut off its end (no form has those
+        // lengths: 29-35, 37-41, 42-48 bytes are not 32, 36, 38 or 45, and the compact
+        // forms take exactly 22 or 26). Each goes to `uuidkit_parse(m)` and to
+        // `uuidkit_parse(m, f)`: 8 calls; and the well-formed text with the unknown form
+        // 'bogus': 1 call. 9 × 1,000 = 9,000. Anything else is recorded in `surprise`.
         Spi::run(
-            "CREATE TEMP TABLE outcome (ok int, failed int);
+            "CREATE TEMP TABLE surprise (input text, form text, what text);
+             CREATE TEMP TABLE outcome (accepted int, rejected int,
+                                        v7_accepted int, v7_rejected int);
              DO $$
-             DECLARE ok int := 0; failed int := 0; s text; f text;
+             DECLARE
+               forms text[] := ARRAY['hyphenated','simple','braced','urn',
+                                     'base32','base58','base62','base64url'];
+               accepted int := 0; rejected int := 0;
+               v7_accepted int := 0; v7_rejected int := 0;
+               u uuid; f text; t text; m text; n int; instant timestamptz;
              BEGIN
-               FOR i IN 1..3000 LOOP
-                 s := substr(md5(i::text) || '-{}:urn:uuid:' || repeat('f', i % 50),
-                             1 + i % 7, i % 60);
-                 f := (ARRAY['hyphenated','simple','braced','urn','base32','base58',
-                             'base62','base64url','bogus'])[1 + i % 9];
+               FOR i IN 1..1000 LOOP
+                 u := md5(i::text)::uuid;
+                 f := forms[1 + i % 8];
+                 t := uuidkit_format(u, f);
+                 n := length(t);
                  BEGIN
-                   PERFORM uuidkit_parse(s);
-                   ok := ok + 1;
-                 EXCEPTION WHEN invalid_text_representation THEN failed := failed + 1;
+                   IF uuidkit_parse(t, f) = u THEN accepted := accepted + 1;
+                   ELSE INSERT INTO surprise VALUES (t, f, 'read as another UUID');
+                   END IF;
+                 EXCEPTION WHEN invalid_text_representation THEN
+                   INSERT INTO surprise VALUES (t, f, 'well-formed, rejected');
                  END;
+                 IF i % 8 < 4 THEN  -- a hex form: also without naming it
+                   BEGIN
+                     IF uuidkit_parse(t) = u THEN accepted := accepted + 1;
+                     ELSE INSERT INTO surprise VALUES (t, NULL, 'read as another UUID');
+                     END IF;
+                   EXCEPTION WHEN invalid_text_representation THEN
+                     INSERT INTO surprise VALUES (t, NULL, 'well-formed, rejected');
+                   END;
+                 END IF;
+                 FOREACH m IN ARRAY ARRAY[
+                   overlay(t PLACING '!' FROM 1 + i % n FOR 1),
+                   overlay(t PLACING 'é' FROM 1 + (i * 7) % n FOR 1),
+                   t || left(t, 1 + i % 3),
+                   left(t, n - 1 - i % 3)
+                 ] LOOP
+                   BEGIN
+                     PERFORM uuidkit_parse(m);
+                     INSERT INTO surprise VALUES (m, NULL, 'malformed, accepted');
+                   EXCEPTION WHEN invalid_text_representation THEN rejected := rejected + 1;
+                   END;
+                   BEGIN
+                     PERFORM uuidkit_parse(m, f);
+                     INSERT INTO surprise VALUES (m, f, 'malformed, accepted');
+                   EXCEPTION WHEN invalid_text_representation THEN rejected := rejected + 1;
+                   END;
+                 END LOOP;
                  BEGIN
-                   PERFORM uuidkit_parse(s, f);
-                   ok := ok + 1;
-                 EXCEPTION WHEN invalid_text_representation OR invalid_parameter_value THEN
-                   failed := failed + 1;
+                   PERFORM uuidkit_parse(t, 'bogus');
+                   INSERT INTO surprise VALUES (t, 'bogus', 'unknown form, accepted');
+                 EXCEPTION WHEN invalid_parameter_value THEN rejected := rejected + 1;
                  END;
+                 -- v7's range starts at 1970-01-01 00:00:00 UTC: i microseconds before it
+                 -- is out of range, i - 1 after it is in.
+                 instant := '1970-01-01 00:00:00+00'::timestamptz - i * interval '1 microsecond';
                  BEGIN
-                   PERFORM uuidkit_v7(('1969-12-31'::date + i % 3)::timestamptz);
-                   ok := ok + 1;
-                 EXCEPTION WHEN datetime_field_overflow THEN failed := failed + 1;
+                   PERFORM uuidkit_v7(instant);
+                   INSERT INTO surprise VALUES (instant::text, 'v7', 'before 1970, accepted');
+                 EXCEPTION WHEN datetime_field_overflow THEN v7_rejected := v7_rejected + 1;
+                 END;
+                 instant := '1970-01-01 00:00:00+00'::timestamptz + (i - 1) * interval '1 microsecond';
+                 BEGIN
+                   IF uuidkit_time(uuidkit_v7(instant)) = '1970-01-01 00:00:00+00'::timestamptz THEN
+                     v7_accepted := v7_accepted + 1;
+                   ELSE INSERT INTO surprise VALUES (instant::text, 'v7', 'another millisecond');
+                   END IF;
+                 EXCEPTION WHEN datetime_field_overflow THEN
+                   INSERT INTO surprise VALUES (instant::text, 'v7', 'in range, rejected');
                  END;
                END LOOP;
-               INSERT INTO outcome VALUES (ok, failed);
+               INSERT INTO outcome VALUES (accepted, rejected, v7_accepted, v7_rejected);
              END $$;",
         )
         .unwrap();
-        is_true("SELECT ok + failed = 9000 AND failed > 3000 FROM outcome");
+        let surprises = text(
+            "SELECT coalesce(string_agg(format('%s (%s): %s', input, form, what), '; '), '')
+               FROM (SELECT * FROM surprise LIMIT 10) s",
+        );
+        assert!(surprises.is_empty(), "{surprises}");
+        // 1,000 texts in their own form, and the 500 in a hex form without it.
+        assert_eq!(one::<i32>("SELECT accepted FROM outcome"), 1500);
+        assert_eq!(one::<i32>("SELECT rejected FROM outcome"), 9000);
+        assert_eq!(one::<i32>("SELECT v7_rejected FROM outcome"), 1000);
+        assert_eq!(one::<i32>("SELECT v7_accepted FROM outcome"), 1000);
         is_true("SELECT uuidkit_version(uuidkit_v7()) = 7");
     }
 }
