@@ -29,8 +29,8 @@
 //! only. Another process, or this program run again, starts from state of its own: its
 //! v6, v7 and v8 UUIDs can sort below this process's (a clock set back makes that
 //! certain), and its UUIDs are kept apart from this process's only by chance: v1 and v6
-//! by a node ID and clock sequence drawn at random in each process, v7 and v8 by random
-//! counter seeds and random bits.
+//! by a clock sequence drawn at random in each process (and, with the default `static`
+//! node strategy, a random node ID), v7 and v8 by their random bits.
 //!
 //! **With a state file** the process-wide v1, v6, v7 and v8 generators lease their
 //! timestamps from that [state store](crate::store), shared with every process (and the
@@ -40,7 +40,10 @@
 //! greater v6, v7 and v8 UUIDs than it did; processes running at the same time
 //! interleave by blocks of leased positions. v1 and v6 use the host's hash node (with
 //! the default `static` node strategy), so the processes share one entry of the file and
-//! one clock sequence. v7 then takes a lock as the others do.
+//! one clock sequence (the `random` strategy keeps no state: a new node a UUID keeps
+//! them apart). v7 then takes a lock as the others do. This holds while the file can be
+//! used: one that cannot (unwritable, locked for more than 2 s) leaves the generators in
+//! memory, and [`take_store_warnings`] says so.
 //!
 //! Choose the file with one call before the first UUID: [`use_state_file`] (a path of
 //! your own), or [`use_default_state_file`] (the file the `uuidkit` command uses by
