@@ -43,8 +43,9 @@ const AFTER_LONG_HELP: &str = "\
 EXIT STATUS:
   0  success; also when gen warned about its state file (it goes on without it)
   1  an input was not a valid UUID (or could not be converted), generation failed,
-     state check found the state file missing, unreadable or damaged, or the
-     uuidkitd that gen or daemon status was given could not be reached
+     the state file is in a newer format than this uuidkit reads (gen and state
+     leave it untouched), state check found the state file missing, unreadable or
+     damaged, or the uuidkitd that gen or daemon status was given could not be reached
   2  usage error: unknown subcommand or version, a flag that does not apply, a bad flag value
 
 ENVIRONMENT:
@@ -346,11 +347,14 @@ that all processes of the host share one clock sequence; --node random keeps no 
 so v2 UUIDs are outside this guarantee even though v2 leases its timestamps too.
 
 A missing file is created (with its directory) on first use. A state file that is
-damaged (empty, cut short, garbage, a newer format, a bad checksum), removed (its
+damaged (empty, cut short, garbage, a bad checksum), removed (its
 lock file, older than 10 s, is still there), unreadable, in a directory that cannot be written, or
 locked by another process for more than 2 s never stops gen: it writes one warning
 naming the file and what is wrong on standard error, goes on (rewriting a damaged
 or removed file, or in memory when the file cannot be used) and exits 0.
+A state file in a newer format (its first line names a version this uuidkit does not
+read, as a newer uuidkit on the same host writes) is not damage: gen leaves it
+untouched, writes no UUID, names the file and both versions, and exits 1.
 --no-state keeps the state in memory only.
 
 --time uses no state file: a fixed instant is for reproducible output, and the same
@@ -406,8 +410,9 @@ const STATE_AFTER_LONG_HELP: &str = "\
 EXIT STATUS:
   0  show: the file was read (a damaged one too: its \"damage\" says what is wrong);
      check: the file is sound
-  1  the file does not exist or cannot be read; check: the file is damaged (the
-     message names the line and field)
+  1  the file does not exist, cannot be read, or is in a newer format than this
+     uuidkit reads (the message names both versions); check: the file is damaged
+     (the message names the line and field)
   2  usage error
 
 EXAMPLES:
@@ -1095,7 +1100,8 @@ Write the state file's content as one JSON object, with the keys:
                      the write-ahead mark, the same way
     last_clock, last_clock_time
                      the clock reading of the latest lease
-A damaged file shows the entries that could be read before the damage.";
+A damaged file shows the entries that could be read before the damage. A file in a
+newer format is not shown: the command names both versions and exits 1.";
 
 const STATE_CHECK_LONG_ABOUT: &str = "\
 Check the state file. Exits 0, printing nothing, if it is sound. Otherwise says what
@@ -1105,7 +1111,8 @@ cannot be read, or damage with the line and field at fault:
   uuidkit: state file /root/.local/state/uuidkit/state: line 3, field high: ...
 
 A damaged file does not stop gen: the next gen warns, starts afresh from the clock and
-rewrites the file.";
+rewrites the file. A file in a newer format is not damage: check names both versions
+and exits 1, and gen leaves the file untouched and refuses to use it.";
 
 /// An unsigned number in decimal or with a `0x`/`0X` prefix in hex.
 fn parse_number(s: &str) -> Result<u64, String> {

@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 use uuidkit::store::{
-    self, EntrySnapshot, FileStorage, GeneratorKind, LeaseSource, MAX_FILE_SIZE, StateSnapshot,
-    StateStore, Storage, StoreError, StoreWarning,
+    self, EntrySnapshot, FileStorage, GeneratorKind, LeaseSource, MAX_FILE_SIZE, Problem,
+    StateSnapshot, StateStore, Storage, StoreError, StoreWarning,
 };
 use uuidkit::time::{GregorianTimestamp, UnixTime};
 
@@ -159,6 +159,22 @@ pub struct Warnings {
     written: u64,
 }
 
+/// What ends a run of `gen` whose state file is in a newer format: `w` names the file
+/// and both versions.
+fn newer_format(w: &StoreWarning, written: u64) -> Failure {
+    let stopped = match written {
+        0 => "wrote no UUIDs".to_string(),
+        n => format!("stopped after {n} UUIDs"),
+    };
+    Failure::Message(format!(
+        "state file {}: {}; {stopped} and left the file untouched: it holds a newer \
+         uuidkit's state, which rewriting it would lose (use the newer uuidkit, another \
+         --state, or --no-state)",
+        w.path().display(),
+        w.problem()
+    ))
+}
+
 /// Prints `uuidkit: warning: MESSAGE` at once: a run of `gen` can last long, and a
 /// warning about its state belongs on the terminal while it runs, not at its end.
 fn warn(message: fmt::Arguments<'_>) {
@@ -174,7 +190,19 @@ impl Warnings {
     /// guarantee, and the generator has gone on in memory without it. The batch is then
     /// not to be written (some of it may come from an earlier lease, but leaving out
     /// good UUIDs costs nothing).
+    ///
+    /// Nor is a state file in a newer format: it is not damage, and the store left it as
+    /// it was. Going on in memory, as for a file that cannot be read, would hand out
+    /// UUIDs below the newer uuidkit's high-water marks (and, with the clock set back,
+    /// repeats); it is a file a newer uuidkit keeps working, not a broken one, so the run
+    /// ends with the batch unwritten, and on the first batch with no UUID written.
     pub fn after_batch(&mut self, reported: Vec<StoreWarning>, made: usize) -> Result<(), Failure> {
+        if let Some(w) = reported
+            .iter()
+            .find(|w| matches!(w.problem(), Problem::FutureVersion { .. }))
+        {
+            return Err(newer_format(w, self.written));
+        }
         if self.daemon {
             if let Some(w) = reported.first() {
                 return Err(Failure::Message(format!(
@@ -186,6 +214,7 @@ impl Warnings {
             self.written += made as u64;
             return Ok(());
         }
+        self.written += made as u64;
         let first = !self.started;
         self.started = true;
         let removed = self.removed.take();
@@ -233,6 +262,18 @@ fn read(path: &Path) -> Result<StateSnapshot, Failure> {
     match store::read_state(path) {
         Ok(s) => Ok(s),
         Err(StoreError::Unavailable(w)) => Err(unreadable(&w)),
+        // Not damage, so neither `show`'s "damage" nor `check`'s "the next gen will
+        // rewrite it": this uuidkit cannot read the file, and gen leaves it alone.
+        Err(StoreError::NewerFormat {
+            path,
+            found,
+            supported,
+        }) => Err(Failure::Message(format!(
+            "state file {}: {}; it holds a newer uuidkit's state: this one cannot read it, \
+             and gen leaves it untouched and refuses to use it",
+            path.display(),
+            Problem::FutureVersion { found, supported }
+        ))),
         // read_state reports nothing else; said plainly should that change.
         Err(e) => Err(Failure::Message(format!(
             "state file {}: {e}",

@@ -1,9 +1,10 @@
 //! Guarantees 5 and 6 of the state file: a state file that is removed, empty, cut short,
-//! garbage, of a future format version, with a bad checksum or too large; one that
+//! garbage, with a damaged version number, a bad checksum or too large; one that
 //! cannot be read; one in a directory that cannot be written or created; and one whose
 //! lock a stopped process holds. In every case `gen` writes its UUIDs, exactly one
 //! warning on standard error naming the file and what is wrong, and exits 0; the file
-//! is repaired where it can be written (`state check` passes afterwards).
+//! is repaired where it can be written (`state check` passes afterwards). A file in a
+//! newer format is not damage: state_newer_format.rs.
 //!
 //! The tests run as root, whom permission bits do not stop: an unwritable directory is
 //! one under a regular file, or in /proc.
@@ -109,12 +110,15 @@ fn damages() -> Vec<Damage> {
             "line 1",
         ),
         (
-            "future format version",
+            // One bit of the version number flipped ('1' to '9'): the checksum, which
+            // covers the header, shows that this format wrote the file, so it is damage,
+            // not a newer format (state_newer_format.rs).
+            "version number damaged",
             |p| {
                 let t = std::fs::read_to_string(p).unwrap();
-                std::fs::write(p, t.replacen("uuidkit-state 1\n", "uuidkit-state 2\n", 1)).unwrap();
+                std::fs::write(p, t.replacen("uuidkit-state 1\n", "uuidkit-state 9\n", 1)).unwrap();
             },
-            "format version 2",
+            "line 1, field header: version 9, but the checksum is that of a version 1 file",
         ),
         (
             "bad checksum",

@@ -17,7 +17,7 @@
 use std::sync::Arc;
 
 use crate::layout::ClockSequence;
-use crate::store::{GeneratorKind, LeaseRequest, LeaseSource, StoreError, StoreWarning};
+use crate::store::{GeneratorKind, LeaseRequest, LeaseSource, Outcome, StoreError, StoreWarning};
 
 /// Sizes of a kind's blocks, in its position units.
 #[derive(Clone, Copy, Debug)]
@@ -191,6 +191,15 @@ impl StoreLink {
             Err(StoreError::Exhausted) => Admit::Exhausted,
             Err(StoreError::Unavailable(w)) => {
                 self.warnings.push(w);
+                self.failed = true;
+                self.block = None;
+                Admit::Fallback
+            }
+            // The file is a newer uuidkit's, and the store left it as it was: this
+            // generator cannot use it, so it goes on in memory, as for a file that
+            // cannot be read, and says so.
+            Err(e @ StoreError::NewerFormat { .. }) => {
+                self.warnings.extend(e.warning(Outcome::InMemory));
                 self.failed = true;
                 self.block = None;
                 Admit::Fallback

@@ -42,8 +42,9 @@
 //! the default `static` node strategy), so the processes share one entry of the file and
 //! one clock sequence (the `random` strategy keeps no state: a new node a UUID keeps
 //! them apart). v7 then takes a lock as the others do. This holds while the file can be
-//! used: one that cannot (unwritable, locked for more than 2 s) leaves the generators in
-//! memory, and [`take_store_warnings`] says so.
+//! used: one that cannot (unwritable, locked for more than 2 s, or written by a newer
+//! uuidkit in a format this one does not read, which is left as it is) leaves the
+//! generators in memory, and [`take_store_warnings`] says so.
 //!
 //! Choose the file with one call before the first UUID: [`use_state_file`] (a path of
 //! your own), or [`use_default_state_file`] (the file the `uuidkit` command uses by
@@ -238,7 +239,9 @@ pub enum StateFileError {
         in_use: Option<PathBuf>,
     },
     /// The file cannot be used: its directory cannot be created, or its lock file cannot
-    /// be created or locked, or the file cannot be read.
+    /// be created or locked, or the file cannot be read, or its header names a newer
+    /// format than this library reads ([`Problem::FutureVersion`](crate::store::Problem),
+    /// a newer uuidkit's file, which is left as it is).
     Unusable {
         /// The state file asked for.
         path: PathBuf,
@@ -288,9 +291,10 @@ impl std::error::Error for StateFileError {}
 /// later: it creates the directory if missing, creates and locks the lock file beside
 /// the file (`path` + `.lock`), and reads the file (a missing file is first use and
 /// fine; a damaged one is rewritten at the first lease, with a warning in
-/// [`take_store_warnings`]). A file that becomes unusable later leaves the generators
-/// in memory, with a warning there too. Calling it again before the first UUID
-/// replaces the choice.
+/// [`take_store_warnings`]; one in a newer format is refused and left as it is). A file
+/// that becomes unusable later (a newer uuidkit rewrote it in its format, say) leaves
+/// the generators in memory, with a warning there too, and is not changed. Calling it
+/// again before the first UUID replaces the choice.
 ///
 /// # Errors
 /// [`StateFileError::AlreadyStarted`] once a process-wide generator has made a UUID;
@@ -359,7 +363,12 @@ fn check_state_file(path: &std::path::Path) -> Result<(), crate::store::Problem>
     use crate::store::{DEFAULT_LOCK_TIMEOUT, FileStorage, MAX_FILE_SIZE, Storage};
     let storage = FileStorage::new(path);
     let _lock = storage.lock(DEFAULT_LOCK_TIMEOUT)?;
-    storage.read(MAX_FILE_SIZE).map(drop)
+    // A newer format's file cannot be used either (every lease would be refused), and
+    // is best reported here, before the program relies on it.
+    match storage.read(MAX_FILE_SIZE)? {
+        Some(bytes) => crate::store::newer_format(&bytes).map_or(Ok(()), Err),
+        None => Ok(()),
+    }
 }
 
 /// A poisoned lock only means another thread panicked while holding it; the generator

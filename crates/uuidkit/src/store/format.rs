@@ -158,8 +158,8 @@ fn quote(s: &str) -> String {
 }
 
 /// Parses a state file. Never fails: problems are reported in [`Parsed::problem`], the
-/// first one found, in this order: empty, too large, not text, header, cut short,
-/// checksum, then each line from the top.
+/// first one found, in this order: empty, a newer format's header, too large, not text,
+/// header, cut short, checksum, then each line from the top.
 pub(crate) fn parse(bytes: &[u8]) -> Parsed {
     let mut out = Parsed::default();
     if let Err(p) = parse_into(bytes, &mut out) {
@@ -171,6 +171,13 @@ pub(crate) fn parse(bytes: &[u8]) -> Parsed {
 fn parse_into(bytes: &[u8], out: &mut Parsed) -> Result<(), Problem> {
     if bytes.is_empty() {
         return Err(Problem::Empty);
+    }
+    // A newer format is told by its first line, before anything else is judged: its
+    // size, its text and its checksum are that format's business, and judging them by
+    // this one's would call a sound file damage and have it rewritten.
+    if let Some((found, problem)) = newer_header(bytes) {
+        out.version = found;
+        return Err(problem);
     }
     if bytes.len() > super::MAX_FILE_SIZE {
         return Err(Problem::TooLarge {
@@ -186,7 +193,7 @@ fn parse_into(bytes: &[u8], out: &mut Parsed) -> Result<(), Problem> {
     })?;
 
     // The header first, so that a file of some other kind is named as such rather than
-    // as one cut short, and a newer format is recognised before its checksum is judged.
+    // as one cut short.
     let first = text.split('\n').next().unwrap_or("");
     out.version = parse_header(first)?;
 
@@ -252,10 +259,46 @@ fn parse_header(line: &str) -> Result<u32, Problem> {
                 format!("version {} is not a whole number from 1", quote(version)),
             )
         })?;
-    if v > VERSION {
-        return Err(Problem::FutureVersion { found: v });
-    }
     Ok(v)
+}
+
+/// For a file whose first line is a well-formed header naming a version above
+/// [`VERSION`]: that version, and [`Problem::FutureVersion`], or the damage to the
+/// header of a file this format wrote. `None` for any other file, which [`parse`] judges
+/// as this format.
+///
+/// A file of this format whose version number alone was damaged (one bit turns `1`
+/// into `9`) would otherwise pass for a newer one, and be refused for good instead of
+/// rewritten. Its checksum tells it apart: it covers the header, so it matches the
+/// rest of the file under this format's header only if this format wrote it (a newer
+/// one's covers its own header, or the newer format has none there).
+pub(crate) fn newer_header(bytes: &[u8]) -> Option<(u32, Problem)> {
+    let end = bytes
+        .iter()
+        .position(|&b| b == b'\n')
+        .unwrap_or(bytes.len());
+    let line = core::str::from_utf8(&bytes[..end]).ok()?;
+    let found = parse_header(line).ok().filter(|&v| v > VERSION)?;
+    let mut as_this = format!("{MAGIC} {VERSION}").into_bytes();
+    as_this.extend_from_slice(&bytes[end..]);
+    if parse(&as_this).checksum_ok {
+        let problem = syntax(
+            1,
+            "header",
+            format!(
+                "version {found}, but the checksum is that of a version {VERSION} file \
+                 with a damaged header"
+            ),
+        );
+        return Some((found, problem));
+    }
+    Some((
+        found,
+        Problem::FutureVersion {
+            found,
+            supported: VERSION,
+        },
+    ))
 }
 
 /// Lines 2 up to the checksum line: `boot`, then entries.

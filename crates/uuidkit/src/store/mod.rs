@@ -20,10 +20,11 @@
 //!   position ever leased, written durably before any position above the previous mark
 //!   is handed out. After a reboot (the file's boot ID differs from the current one) the
 //!   store continues above that mark instead of the possibly stale `high`.
-//! - Every failure is reported, never hidden, and never stops generation: a damaged file
-//!   is rewritten from fresh state with a [`StoreWarning`] on the [`Lease`]; a file that
-//!   cannot be locked, read or written gives [`StoreError::Unavailable`] and the caller
-//!   goes on in memory.
+//! - Every failure is reported, never hidden: a damaged file is rewritten from fresh
+//!   state with a [`StoreWarning`] on the [`Lease`]; a file that cannot be locked, read or
+//!   written gives [`StoreError::Unavailable`] and the caller goes on in memory.
+//! - A file in a newer format is never changed: [`StoreError::NewerFormat`], and the file
+//!   is left byte for byte as it was (see below).
 //!
 //! # The file
 //! A few lines of text, so that `cat` shows it and `uuidkit state check` can say which
@@ -37,8 +38,9 @@
 //! checksum fb12abc326964883
 //! ```
 //!
-//! - `uuidkit-state <version>`: the format version; a newer one than this library reads
-//!   is treated as damage (the file is rewritten in version 1).
+//! - `uuidkit-state <version>`: the format version. A file whose header names a newer
+//!   one than this library reads is not read any further, and not written
+//!   ([`StoreError::NewerFormat`]).
 //! - `boot <id>`: the boot ID of the system that wrote the file
 //!   (`/proc/sys/kernel/random/boot_id` on Linux), or `boot none` where there is none.
 //! - One line per generator kind, in a fixed order (Gregorian ones by node ID, then
@@ -61,8 +63,19 @@
 //!   could be near the last position and leave the kind exhausted for good. The lease
 //!   starts from the request (for a new Gregorian entry, with a fresh random clock
 //!   sequence, as RFC 9562 §6.3 asks when there is no state) and says so.
-//! - A file in a newer format version is damage too, and is rewritten in this one: a
-//!   host should not mix library versions that disagree on the format.
+//! - A file in a newer format version is not damage: a newer uuidkit wrote it, and an
+//!   older one beside it (a packaged command and a `cargo install`ed one, say) is a
+//!   normal sight. Rewriting it in this format would throw away the newer one's
+//!   high-water marks, after which their UUIDs could go out of order or, after a clock
+//!   set back, repeat. So [`StateStore::lease`] and [`StateStore::snapshot`] return
+//!   [`StoreError::NewerFormat`], naming both versions and the file, and leave the file
+//!   as it is: no write, no temporary file renamed over it. The header decides: what
+//!   follows it, its size and its checksum are the newer format's business (except for
+//!   one thing: a file whose checksum is that of version 1 under a version 1 header is
+//!   a version 1 file whose version number was damaged, and is rewritten as damage). The
+//!   caller decides what to do without the file (the process-wide generators go on in
+//!   memory with a warning, as for a file that cannot be used; `uuidkit` and
+//!   `uuidkitd` refuse to run on it).
 //! - Writes below the mark are not synced. A file system that, after a power loss,
 //!   keeps a rename but not the data renamed (ext4 and btrfs write a file's data out
 //!   before committing its rename over another) can leave an empty file: that is
@@ -415,6 +428,57 @@ pub enum StoreError {
     /// The state file cannot be locked, read or written; the warning says why. The caller
     /// goes on in memory.
     Unavailable(StoreWarning),
+    /// The state file's header names a format version newer than this library reads:
+    /// a newer uuidkit wrote it. Nothing was granted and nothing was written: the file is
+    /// left byte for byte as it was, since rewriting it in this version would lose the
+    /// newer one's high-water marks. The caller cannot use the file (a newer uuidkit
+    /// can).
+    NewerFormat {
+        /// The state file.
+        path: PathBuf,
+        /// The version its header states.
+        found: u32,
+        /// The newest version this library reads.
+        supported: u32,
+    },
+}
+
+impl StoreError {
+    /// A warning for a caller that goes on without the file after `self` ([`Outcome`]
+    /// says what it does); `None` for [`StoreError::Ahead`] and
+    /// [`StoreError::Exhausted`], which are not about the file.
+    ///
+    /// ```
+    /// use uuidkit::store::{Outcome, Problem, StoreError};
+    /// let e = StoreError::NewerFormat { path: "/x/state".into(), found: 9, supported: 1 };
+    /// let w = e.warning(Outcome::InMemory).unwrap();
+    /// assert_eq!(w.problem(), &Problem::FutureVersion { found: 9, supported: 1 });
+    /// assert_eq!(
+    ///     w.to_string(),
+    ///     "state file /x/state: format version 9 is newer than this uuidkit reads (1); \
+    ///      generating in memory without it"
+    /// );
+    /// ```
+    pub fn warning(&self, outcome: Outcome) -> Option<StoreWarning> {
+        match self {
+            StoreError::Ahead { .. } | StoreError::Exhausted => None,
+            StoreError::Unavailable(w) => {
+                Some(StoreWarning::new(w.path(), w.problem().clone(), outcome))
+            }
+            StoreError::NewerFormat {
+                path,
+                found,
+                supported,
+            } => Some(StoreWarning::new(
+                path.clone(),
+                Problem::FutureVersion {
+                    found: *found,
+                    supported: *supported,
+                },
+                outcome,
+            )),
+        }
+    }
 }
 
 impl fmt::Display for StoreError {
@@ -426,6 +490,19 @@ impl fmt::Display for StoreError {
             ),
             StoreError::Exhausted => f.write_str("every position of this generator is used"),
             StoreError::Unavailable(w) => w.fmt(f),
+            StoreError::NewerFormat {
+                path,
+                found,
+                supported,
+            } => write!(
+                f,
+                "state file {}: {}; left untouched",
+                path.display(),
+                Problem::FutureVersion {
+                    found: *found,
+                    supported: *supported,
+                }
+            ),
         }
     }
 }
@@ -470,10 +547,13 @@ pub enum Problem {
         /// What is wrong with it.
         message: String,
     },
-    /// The file is in a format version newer than this library reads.
+    /// The file is in a format version newer than this library reads (not damage: see
+    /// [`StoreError::NewerFormat`]).
     FutureVersion {
         /// The version the file states.
         found: u32,
+        /// The newest version this library reads (and the one it writes).
+        supported: u32,
     },
     /// The checksum line does not match the content above it.
     BadChecksum {
@@ -519,12 +599,14 @@ impl Problem {
     }
 
     /// Whether this is damage to the content (rewriting the file repairs it), as opposed
-    /// to a file that cannot be used at all.
+    /// to a file that cannot be used at all. A newer format is not damage: rewriting it
+    /// would lose what the newer uuidkit recorded.
     ///
     /// ```
     /// use uuidkit::store::Problem;
     /// assert!(Problem::Empty.is_damage());
     /// assert!(!Problem::Missing.is_damage());
+    /// assert!(!Problem::FutureVersion { found: 9, supported: 1 }.is_damage());
     /// ```
     pub fn is_damage(&self) -> bool {
         matches!(
@@ -533,7 +615,6 @@ impl Problem {
                 | Problem::TooLarge { .. }
                 | Problem::Truncated { .. }
                 | Problem::Syntax { .. }
-                | Problem::FutureVersion { .. }
                 | Problem::BadChecksum { .. }
         )
     }
@@ -558,10 +639,9 @@ impl fmt::Display for Problem {
                 field,
                 message,
             } => write!(f, "line {line}, field {field}: {message}"),
-            Problem::FutureVersion { found } => write!(
+            Problem::FutureVersion { found, supported } => write!(
                 f,
-                "format version {found} is newer than this uuidkit reads ({})",
-                format::VERSION
+                "format version {found} is newer than this uuidkit reads ({supported})"
             ),
             Problem::BadChecksum {
                 line,
@@ -818,6 +898,14 @@ impl StateStore {
             .map_or_else(|| PathBuf::from("<memory>"), Path::to_path_buf)
     }
 
+    fn newer_format(&self, found: u32, supported: u32) -> StoreError {
+        StoreError::NewerFormat {
+            path: self.display_path(),
+            found,
+            supported,
+        }
+    }
+
     fn unavailable(&self, problem: Problem) -> StoreError {
         StoreError::Unavailable(StoreWarning::new(
             self.display_path(),
@@ -831,8 +919,10 @@ impl StateStore {
     /// when the block passes the write-ahead mark), and releases the lock.
     ///
     /// - A missing file is first use: the lease starts from `from`, no warning.
-    /// - A damaged file (empty, cut short, garbage, newer format, bad checksum, too
-    ///   large) is replaced by fresh state; the lease carries a warning.
+    /// - A damaged file (empty, cut short, garbage, bad checksum, too large) is replaced
+    ///   by fresh state; the lease carries a warning.
+    /// - A file whose header names a newer format: [`StoreError::NewerFormat`], and the
+    ///   file is left as it is.
     /// - The file cannot be locked in time, read or written: [`StoreError::Unavailable`].
     ///
     /// Gregorian clock sequence: a new entry takes the request's fixed one, else its
@@ -890,6 +980,11 @@ impl StateStore {
                 let parsed = format::parse(&bytes);
                 match parsed.problem {
                     None => (parsed.state, None),
+                    // Returned before anything is written: the file is the newer
+                    // uuidkit's, and stays as it wrote it.
+                    Some(Problem::FutureVersion { found, supported }) => {
+                        return Err(self.newer_format(found, supported));
+                    }
                     Some(p) => (
                         State::default(),
                         Some(StoreWarning::new(self.display_path(), p, Outcome::Repaired)),
@@ -993,7 +1088,9 @@ impl StateStore {
         lock_wait.max(kind.write_ahead_window())
     }
 
-    /// What the file holds now, and what is wrong with it, without changing it.
+    /// What the file holds now, and what is wrong with it, without changing it. A file in
+    /// a newer format is [`StoreError::NewerFormat`]: this library cannot say what it
+    /// holds, and it is not damaged.
     ///
     /// ```
     /// use uuidkit::store::{GeneratorKind, LeaseRequest, MemoryStorage, StateStore};
@@ -1011,6 +1108,9 @@ impl StateStore {
             .map_err(|p| self.unavailable(p))?
             .ok_or_else(|| self.unavailable(Problem::Missing))?;
         let parsed = format::parse(&bytes);
+        if let Some(Problem::FutureVersion { found, supported }) = parsed.problem {
+            return Err(self.newer_format(found, supported));
+        }
         Ok(StateSnapshot {
             path: self.display_path(),
             format_version: parsed.version,
@@ -1023,6 +1123,15 @@ impl StateStore {
                 .problem
                 .map(|p| StoreWarning::new(self.display_path(), p, Outcome::WillRepair)),
         })
+    }
+}
+
+/// The problem of a state file whose bytes are `bytes`, when its header names a newer
+/// format ([`Problem::FutureVersion`]): for checks that read the file themselves.
+pub(crate) fn newer_format(bytes: &[u8]) -> Option<Problem> {
+    match format::newer_header(bytes) {
+        Some((_, p @ Problem::FutureVersion { .. })) => Some(p),
+        _ => None,
     }
 }
 
@@ -1089,7 +1198,8 @@ pub struct EntrySnapshot {
 
 /// Reads the state file at `path` without locking or changing it: what it holds, and
 /// in [`StateSnapshot::damage`] what is wrong with it. A missing or unreadable file is
-/// [`StoreError::Unavailable`] (with [`Problem::Missing`] or [`Problem::Io`]).
+/// [`StoreError::Unavailable`] (with [`Problem::Missing`] or [`Problem::Io`]); one in a
+/// newer format is [`StoreError::NewerFormat`].
 ///
 /// ```
 /// use uuidkit::store::{read_state, Problem, StoreError};
