@@ -2,7 +2,9 @@
 //! process-wide generators a state file. Processes that make it with one file never
 //! repeat a v7 UUID, and one started after another has ended continues above it, even
 //! with its clock an hour behind; without the call (a control run) it would not. The
-//! errors: a file that cannot be used, and a call after the first UUID.
+//! errors: a file that cannot be used, a file in a newer format (refused by the call;
+//! through `UUIDKIT_STATE`, the generators go on in memory with a warning, and the file
+//! is left as it was), and a call after the first UUID.
 //!
 //! Every process-wide generator here runs in a child: this test binary run again with
 //! an environment variable naming what to do, and `UUIDKIT_STATE` removed, so that only
@@ -311,4 +313,103 @@ fn child_has_no_default() {
         Err(StateFileError::NoDefaultPath)
     );
     let _ = uuidkit::v7();
+}
+
+/// A state file in a newer format, as a newer uuidkit might leave it: one this library
+/// wrote, its header naming version 9 and a line added (so its checksum is neither
+/// version's), modified an hour ago so that any write would show. Returns its bytes and
+/// modification time.
+fn newer_state_file(path: &Path) -> (Vec<u8>, std::time::SystemTime) {
+    use uuidkit::store::{GeneratorKind, LeaseRequest, StateStore};
+    let t = 1_700_000_000_000u128 << 42;
+    StateStore::open(path)
+        .lease(&LeaseRequest::new(GeneratorKind::V7, t, t, 10))
+        .unwrap();
+    let text = std::fs::read_to_string(path)
+        .unwrap()
+        .replacen("uuidkit-state 1\n", "uuidkit-state 9\n", 1)
+        .replacen("\nv7 ", "\nepoch 3\nv7 ", 1);
+    std::fs::write(path, &text).unwrap();
+    let mtime = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    std::fs::File::options()
+        .write(true)
+        .open(path)
+        .and_then(|f| f.set_modified(mtime))
+        .unwrap();
+    (text.into_bytes(), mtime)
+}
+
+/// Runs only as a child: `use_state_file` refuses a newer format's file (`PATH`), and the
+/// generators given one by `UUIDKIT_STATE` go on in memory with a warning each.
+#[test]
+fn child_meets_a_newer_format() {
+    use uuidkit::store::{Outcome, Problem};
+    if child_mode().as_deref() != Some("newer") {
+        return;
+    }
+    let newer = PathBuf::from(std::env::var_os(PATH).unwrap());
+    let problem = Problem::FutureVersion {
+        found: 9,
+        supported: 1,
+    };
+    let refused = uuidkit::use_state_file(&newer).unwrap_err();
+    assert_eq!(
+        refused,
+        StateFileError::Unusable {
+            path: newer.clone(),
+            problem: problem.clone()
+        }
+    );
+    assert_eq!(
+        refused.to_string(),
+        format!(
+            "state file {}: format version 9 is newer than this uuidkit reads (1)",
+            newer.display()
+        )
+    );
+    // Nothing was set, so UUIDKIT_STATE (another newer file) decides at the first UUID.
+    let by_env = PathBuf::from(std::env::var_os("UUIDKIT_STATE").unwrap());
+    uuidkit::v1();
+    uuidkit::v6();
+    let a = uuidkit::v7();
+    uuidkit::v8();
+    let warnings = uuidkit::generator::take_store_warnings();
+    assert_eq!(
+        warnings.len(),
+        4,
+        "one for each of v1, v6, v7, v8: {warnings:?}"
+    );
+    for w in &warnings {
+        assert_eq!((w.path(), w.problem()), (by_env.as_path(), &problem));
+        assert_eq!(w.outcome(), Outcome::InMemory);
+    }
+    // In memory from now on, without further warnings.
+    assert!(uuidkit::v7() > a);
+    assert!(uuidkit::generator::take_store_warnings().is_empty());
+}
+
+#[test]
+fn a_newer_format_is_refused_by_the_call_and_left_untouched_by_the_generators() {
+    if child_mode().is_some() {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("uuidkit-use-state-newer-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let (called, by_env) = (dir.join("called"), dir.join("by-env"));
+    let before = [newer_state_file(&called), newer_state_file(&by_env)];
+    let out = child("child_meets_a_newer_format", "newer")
+        .env(PATH, &called)
+        .env("UUIDKIT_STATE", &by_env)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && said.contains("1 passed"), "{said}");
+    for (path, (bytes, mtime)) in [called, by_env].iter().zip(before) {
+        assert_eq!(std::fs::read(path).unwrap(), bytes, "{}", path.display());
+        let now = std::fs::metadata(path).unwrap().modified().unwrap();
+        assert_eq!(now, mtime, "{} was written", path.display());
+        assert!(!PathBuf::from(format!("{}.tmp", path.display())).exists());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
