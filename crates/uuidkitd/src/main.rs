@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 
 use clap::Parser;
 use uuidkit::NodeId;
-use uuidkit::store::StateStore;
+use uuidkit::store::{StateStore, StoreError};
 
 use listen::Listener;
 use server::{Limits, Protocol, Shared};
@@ -154,6 +154,7 @@ fn run(args: Args) -> Result<(), String> {
         Some(p) => p,
         None => return Err("no state file: give --state PATH (HOME is not set)".into()),
     };
+    refuse_newer_format(&state)?;
     let node = args.node.unwrap_or_else(uuidkit::node::host_hash_node);
     platform::raise_open_file_limit();
 
@@ -220,6 +221,24 @@ fn run(args: Args) -> Result<(), String> {
     }
     eprintln!("uuidkitd: signal {sig}: state saved, exiting");
     std::process::exit(0);
+}
+
+/// Refuses to start on a state file in a newer format, before any socket is bound.
+///
+/// The file holds a newer uuidkit's high-water marks and the store will not touch it, so
+/// every lease would be refused: a daemon that served anyway would only answer errors
+/// (or, through uuidd's protocol, closed connections that send libuuid to make its
+/// UUIDs alone). Refusing says at once, where the service manager shows it, that this
+/// uuidkitd is older than the file. Anything else about the file (missing, damaged,
+/// unreadable) is for the leases to handle and report, as before.
+fn refuse_newer_format(state: &std::path::Path) -> Result<(), String> {
+    match uuidkit::store::read_state(state) {
+        Err(e @ StoreError::NewerFormat { .. }) => Err(format!(
+            "{e}: a newer uuidkit keeps its state there; not starting (run the newer \
+             uuidkitd, or give another --state)"
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// The listeners: systemd's if it passed any (named `uuidd` for the uuidd protocol, the
