@@ -45,7 +45,8 @@ EXIT STATUS:
   1  an input was not a valid UUID (or could not be converted), generation failed,
      the state file is in a newer format than this uuidkit reads (gen and state
      leave it untouched), state check found the state file missing, unreadable or
-     damaged, or the uuidkitd that gen or daemon status was given could not be reached
+     damaged, or the uuidkitd that gen or daemon status was given could not be
+     reached
   2  usage error: unknown subcommand or version, a flag that does not apply, a bad flag value
 
 ENVIRONMENT:

@@ -69,13 +69,13 @@
 //!   high-water marks, after which their UUIDs could go out of order or, after a clock
 //!   set back, repeat. So [`StateStore::lease`] and [`StateStore::snapshot`] return
 //!   [`StoreError::NewerFormat`], naming both versions and the file, and leave the file
-//!   as it is: no write, no temporary file renamed over it. The header decides: what
-//!   follows it, its size and its checksum are the newer format's business (except for
-//!   one thing: a file whose checksum is that of version 1 under a version 1 header is
-//!   a version 1 file whose version number was damaged, and is rewritten as damage). The
-//!   caller decides what to do without the file (the process-wide generators go on in
-//!   memory with a warning, as for a file that cannot be used; `uuidkit` and
-//!   `uuidkitd` refuse to run on it).
+//!   as it is: no write, no temporary file renamed over it. The header decides, and
+//!   what follows it (its size, text and checksum) is the newer format's business, with
+//!   one exception: a file whose checksum matches its content under a version 1 header
+//!   is a version 1 file whose version number alone was damaged (one bit turns `1` into
+//!   `9`), and is rewritten as damage. The caller decides what to do without the file
+//!   (the process-wide generators go on in memory with a warning, as for a file that
+//!   cannot be used; `uuidkit` and `uuidkitd` refuse to run on it).
 //! - Writes below the mark are not synced. A file system that, after a power loss,
 //!   keeps a rename but not the data renamed (ext4 and btrfs write a file's data out
 //!   before committing its rename over another) can leave an empty file: that is
