@@ -98,11 +98,32 @@ impl Source {
             }
         }
         let asked = req.len.max(1);
-        req.len = asked.max(reserve(req.kind));
-        let lease = match self.file.lease(&req) {
+        // A request that starts inside the reserve and ends past it, with the clock and
+        // clock sequence the reserve was taken with: the next reserve is asked for right
+        // above this one, and when the file grants it there (no other process leased in
+        // between, the clock sequence stays) the caller's lease runs on from the old
+        // reserve into the new. Otherwise the file would start it above the old
+        // reserve's end, skipping up to a whole reserve (64 ms): a client alone on its
+        // kind would find itself that far ahead of its clock for no reason, and one
+        // that bounds its lead (v1/v6 with `max_start`) would be told AHEAD and wait.
+        let splice = held.filter(|g| {
+            req.from <= g.reserved
+                && req.clock >= g.clock
+                && (req.clock_seq.is_none() || req.clock_seq == g.clock_seq)
+        });
+        let mut file_req = req;
+        file_req.len = asked.max(reserve(req.kind));
+        if let Some(g) = splice {
+            if req.max_start.is_some_and(|m| req.from > m) {
+                return Err(StoreError::Ahead { start: req.from });
+            }
+            file_req.from = g.reserved + 1;
+            file_req.max_start = None;
+        }
+        let lease = match self.file.lease(&file_req) {
             Err(StoreError::Unavailable(w)) => {
                 self.warn(w.to_string());
-                self.memory.lease(&req)?
+                self.memory.lease(&file_req)?
             }
             other => other?,
         };
@@ -112,6 +133,27 @@ impl Source {
         if granted.len() >= MAX_TRACKED_KINDS {
             granted.clear();
         }
+        let lease = match splice {
+            Some(g) if lease.start == g.reserved + 1 && lease.clock_seq == g.clock_seq => Lease {
+                start: req.from,
+                ..lease
+            },
+            // Not contiguous: from the new block alone, as any other lease.
+            Some(_) if req.max_start.is_some_and(|m| lease.start > m) => {
+                // The new block is leased and recorded; it stays the daemon's to hand out.
+                granted.insert(
+                    req.kind,
+                    Granted {
+                        last: lease.start - 1,
+                        reserved: lease.end,
+                        clock: req.clock,
+                        clock_seq: lease.clock_seq,
+                    },
+                );
+                return Err(StoreError::Ahead { start: lease.start });
+            }
+            _ => lease,
+        };
         // The caller gets what it asked for; the rest of the block is held for others.
         let end = lease.end.min(lease.start.saturating_add(asked - 1));
         granted.insert(
@@ -224,7 +266,8 @@ mod tests {
             .unwrap();
         assert_eq!(c.start, later);
         assert_eq!(high(&path, GeneratorKind::V7), recorded);
-        // A block past the reserve goes to the file, which moves on.
+        // A block past the reserve goes to the file, which moves on; the block runs on
+        // from the old reserve into the new one.
         let d = source
             .lease(&LeaseRequest::new(
                 GeneratorKind::V7,
@@ -233,7 +276,8 @@ mod tests {
                 64 << 42,
             ))
             .unwrap();
-        assert!(d.start > recorded);
+        assert_eq!(d.start, later + 1);
+        assert!(d.end > recorded);
         assert_eq!(d.len(), 64 << 42);
         assert!(high(&path, GeneratorKind::V7) >= d.end);
         // A daemon started again on the file (after `kill -9`, say) begins above every
@@ -243,6 +287,46 @@ mod tests {
             .lease(&LeaseRequest::new(GeneratorKind::V7, p, p, 1))
             .unwrap();
         assert!(e.start > d.end);
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
+
+    /// A client alone on its kind, asking for the blocks that follow its own with a
+    /// bound on how far ahead they may start, gets each right where it asked, across
+    /// the ends of the daemon's reserves; another process leasing from the file in
+    /// between breaks the run, and the bound is then reported.
+    #[test]
+    fn leases_run_on_across_the_end_of_a_reserve() {
+        let path = temp_state("splice");
+        let source = Source::new(StateStore::open(&path));
+        let kind = GeneratorKind::Gregorian(uuidkit::NodeId::from_u64(0x0200_5e10_0002).unwrap());
+        let t = 139_000_000_000_000_000u128;
+        let mut from = t;
+        // 100,000 ticks a block: a 640,000-tick reserve ends inside every seventh.
+        for _ in 0..30 {
+            let mut req = LeaseRequest::new(kind, from, from, 100_000);
+            req.max_start = Some(from + 9_999);
+            let l = source.lease(&req).unwrap();
+            assert_eq!((l.start, l.end), (from, from + 99_999));
+            from = l.end + 1;
+        }
+        assert!(high(&path, kind) >= from - 1);
+        // Another process takes the next positions from the file directly.
+        let other = StateStore::open(&path)
+            .lease(&LeaseRequest::new(kind, from, from, 1))
+            .unwrap();
+        let reserved = high(&path, kind) - 1;
+        assert!(other.start > from);
+        let mut req = LeaseRequest::new(kind, from, from, 640_000);
+        req.max_start = Some(from + 9_999);
+        match source.lease(&req) {
+            Err(StoreError::Ahead { start }) => assert!(start > reserved),
+            other => panic!("{other:?}"),
+        }
+        // Without the bound, the lease starts above the other process's.
+        let l = source
+            .lease(&LeaseRequest::new(kind, from, from, 10))
+            .unwrap();
+        assert!(l.start > other.end);
         let _ = std::fs::remove_dir_all(path.parent().unwrap());
     }
 
