@@ -99,9 +99,35 @@ pub mod kind {
     pub const V7: u8 = 7;
     /// Time-based v8.
     pub const V8: u8 = 8;
-    /// The 2021 draft's layouts: this plus the layout's index in
-    /// [`Layout::ALL`](crate::layout::Layout::ALL) (18 to 24).
+    /// The 2021 draft's layouts, 18 to 24 ([`DRAFTS`]); 16 and 17 (once meant for `b1`
+    /// and `b2`, which have no entries of their own) and 25 to 31 are kept unused.
     pub const DRAFT: u8 = 16;
+
+    use crate::layout::Layout;
+    use crate::layout::draft::{Precision, V8Timestamp};
+
+    /// The code of each 2021 draft layout. A table, not a layout's place in
+    /// [`Layout::ALL`]: the codes are the protocol's, and a layout added to or moved in
+    /// that list must not renumber what clients and daemons of other builds send.
+    pub const DRAFTS: [(u8, Layout); 7] = [
+        (18, Layout::DraftV7(Precision::Millis)),
+        (19, Layout::DraftV7(Precision::Micros)),
+        (20, Layout::DraftV7(Precision::Nanos)),
+        (21, Layout::DraftV8(V8Timestamp::Secs32)),
+        (22, Layout::DraftV8(V8Timestamp::Millis48)),
+        (23, Layout::DraftV8(V8Timestamp::Gregorian60)),
+        (24, Layout::DraftV8(V8Timestamp::Nanos64)),
+    ];
+
+    /// The code of a draft layout; `None` for `b1` and `b2`.
+    pub fn of_draft(layout: Layout) -> Option<u8> {
+        DRAFTS.iter().find(|(_, l)| *l == layout).map(|(c, _)| *c)
+    }
+
+    /// The draft layout of a code.
+    pub fn draft(code: u8) -> Option<Layout> {
+        DRAFTS.iter().find(|(c, _)| *c == code).map(|(_, l)| *l)
+    }
 }
 
 /// The most positions one lease may cover, per kind: one second of the kind's time
@@ -359,13 +385,9 @@ impl WireLeaseRequest {
             GeneratorKind::Gregorian(n) => (kind::GREGORIAN, *n.as_bytes()),
             GeneratorKind::V7 => (kind::V7, [0; 6]),
             GeneratorKind::V8 => (kind::V8, [0; 6]),
-            GeneratorKind::Draft(l) => {
-                let i = crate::layout::Layout::ALL
-                    .iter()
-                    .position(|x| *x == l)
-                    .unwrap_or(0);
-                (kind::DRAFT + i as u8, [0; 6])
-            }
+            // `b1` and `b2` have no code: sent as 16, which a daemon answers with
+            // UNKNOWN_KIND.
+            GeneratorKind::Draft(l) => (kind::of_draft(l).unwrap_or(kind::DRAFT), [0; 6]),
         };
         b[0] = k;
         b[1] = u8::from(self.max_start.is_some()) | u8::from(self.clock_seq.is_some()) << 1;
@@ -407,14 +429,10 @@ impl WireLeaseRequest {
             }
             kind::V7 => GeneratorKind::V7,
             kind::V8 => GeneratorKind::V8,
-            k @ kind::DRAFT..=31
-                if crate::layout::Layout::ALL
-                    .get((k - kind::DRAFT) as usize)
-                    .is_some_and(|l| crate::layout::draft::Units::of(*l).is_some()) =>
-            {
-                GeneratorKind::Draft(crate::layout::Layout::ALL[(k - kind::DRAFT) as usize])
-            }
-            found => return Err(ProtocolError::UnknownKind { found }),
+            found => match kind::draft(found) {
+                Some(l) => GeneratorKind::Draft(l),
+                None => return Err(ProtocolError::UnknownKind { found }),
+            },
         };
         let u16_at = |i: usize| u16::from_be_bytes([b[i], b[i + 1]]);
         let u128_at = |i: usize| {
@@ -858,6 +876,39 @@ mod tests {
             assert_eq!(
                 Request::decode(op::LEASE, &b),
                 Err(ProtocolError::UnknownKind { found })
+            );
+        }
+    }
+
+    /// The codes docs/protocol.md gives the draft layouts.
+    #[test]
+    fn draft_kind_codes_are_the_documented_ones() {
+        let documented = [
+            (18, "draft-v7-ms"),
+            (19, "draft-v7-us"),
+            (20, "draft-v7-ns"),
+            (21, "draft-v8-32"),
+            (22, "draft-v8-48"),
+            (23, "draft-v8-60"),
+            (24, "draft-v8-64"),
+        ];
+        for (code, name) in documented {
+            let kind = GeneratorKind::Draft(name.parse().unwrap());
+            let w = WireLeaseRequest::from(&LeaseRequest::new(kind, 0, 0, 1));
+            let b = w.encode_body();
+            assert_eq!(b[0], code, "{name}");
+            assert_eq!(
+                Request::decode(op::LEASE, &b),
+                Ok(Request::Lease(w)),
+                "{name}"
+            );
+        }
+        // Every layout with a state entry has a code.
+        for l in crate::layout::Layout::ALL {
+            assert_eq!(
+                kind::of_draft(l).is_some(),
+                crate::layout::draft::Units::of(l).is_some(),
+                "{l}"
             );
         }
     }
