@@ -1,6 +1,6 @@
 //! `uuid-peer`: what `uuidkit gen v4|v7 -n N` and `uuidkit check` do, written the plain
-//! way on the `uuid` crate, as the baseline of the command's performance table (README,
-//! "Performance"):
+//! way on the `uuid` crate, as the baseline of the command's performance table
+//! (docs/performance.md):
 //!
 //! ```text
 //! uuid-peer gen v4 -n N    # N x Uuid::new_v4(), one a line

@@ -183,7 +183,7 @@ HOSTS hosts each making RATE UUIDs a second for YEARS years (Julian years of 365
 days), with the generator uuidkit uses for that version, method, layout and node.
 
 UUIDs of one host never collide (its generators never repeat); between hosts, only the
-random bits each draws keep them apart. README (\"Across machines\") derives each figure.
+random bits each draws keep them apart. docs/collisions.md derives each figure.
 
 Examples:
   uuidkit collisions --version v4 --hosts 1000 --rate 1000000 --years 10
@@ -588,7 +588,7 @@ impl FormatArg {
 pub enum MethodArg {
     /// §6.2 method 1: a 42-bit counter, seeded at random each millisecond, then 32 random bits
     Counter,
-    /// §6.2 method 2: 74 random bits, incremented by a random step within a millisecond
+    /// §6.2 method 2: a 74-bit value seeded at random (top bit clear) each millisecond, then stepped by 1 to 2^32 at random
     Random,
     /// §6.2 method 3: 1/4096 ms in rand_a, then a 30-bit counter and 32 random bits
     Precision,

@@ -41,7 +41,7 @@ fn mib(v: Option<u64>) -> String {
         .unwrap_or_else(|| "—".into())
 }
 
-/// A Markdown table: what README shows.
+/// A Markdown table: what docs/databases.md shows.
 pub fn table(results: &[Outcome]) -> String {
     let mut s = String::from(
         "| engine | key | conns | rows/s | vs serial | table MiB | index MiB | leaf density | WAL/written MiB | FPI |\n|---|---|---|---|---|---|---|---|---|---|\n",

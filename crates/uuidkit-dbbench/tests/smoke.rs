@@ -1,6 +1,6 @@
 //! The benchmark end to end at a small size, against a PostgreSQL 15 server started for
 //! the test and SQLite: every output file written and well formed. The real runs (5
-//! million rows a key kind and more) are in README, not here.
+//! million rows a key kind and more) are in docs/databases.md, not here.
 
 #[path = "../../uuidkit/tests/db_common/mod.rs"]
 mod db_common;

@@ -1,5 +1,5 @@
 //! uuidkit against the `uuid` crate, same group, same run: every row of the performance
-//! table in README.md. Run with `cargo bench -p uuidkit --bench vs_uuid`; the last thing
+//! table in docs/performance.md. Run with `cargo bench -p uuidkit --bench vs_uuid`; the last thing
 //! printed is the table, with the ratio `uuid` time / uuidkit time (higher is better).
 //!
 //! Each iteration goes through 1,024 distinct UUIDs (or their texts), or makes 1,024

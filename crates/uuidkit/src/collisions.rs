@@ -255,7 +255,7 @@ impl fmt::Display for CollisionError {
 impl std::error::Error for CollisionError {}
 
 /// The random bits that keep hosts apart in `mode`, before any machine ID, and their
-/// time unit; the table in README derives each.
+/// time unit; the table in docs/collisions.md derives each.
 ///
 /// ```
 /// use uuidkit::collisions::{model, Mode, Model};

@@ -12,7 +12,7 @@
 //!
 //! Not a criterion benchmark: latency needs the whole distribution (p99 with 32 clients
 //! competing for 2 cores), so each sample is one timed request. Nothing here asserts a
-//! time; the figures are printed as a table for README.
+//! time; the figures are printed as a table for docs/performance.md.
 
 use std::io::{Read, Write};
 use std::path::PathBuf;

@@ -73,9 +73,13 @@ use crate::time::{Clock, SystemClock, UnixTime};
 /// The counter of Method 1 is 42 bits, the width the `uuid` crate and others settled on:
 /// seeded at random with its top bit clear on each new millisecond, it has room for at
 /// least 2^41 (2.2 × 10^12) UUIDs in one millisecond before it overflows, which no
-/// machine reaches, while 32 fresh random bits in every UUID keep it unguessable and keep
-/// two generators (two processes) apart even inside the same millisecond: with 41 random
-/// seed bits and 32 random tail bits, two processes collide only if both match.
+/// machine reaches, while 32 fresh random bits in every UUID keep two generators (two
+/// processes) apart even inside the same millisecond: with 41 random seed bits and 32
+/// random tail bits, two processes collide only if both match. Unguessable they are not,
+/// next to a known UUID: the next UUID of the same millisecond has the known counter plus
+/// one, so only its 32 tail bits are fresh (RFC 9562 §6.9 and §8 leave counter-based
+/// methods guessable this way; use v4 where a UUID must not be guessed). Each method's
+/// fresh bits are tabled in docs/collisions.md.
 ///
 /// ```
 /// use uuidkit::generator::unix::V7Method;
