@@ -135,6 +135,23 @@ impl Clock for ManualClock {
     fn sleep_until(&self, t: UnixTime) {
         self.nanos.fetch_max(t.as_nanos(), Ordering::SeqCst);
     }
+
+    /// Simulates the wait as [`sleep_until`](Clock::sleep_until) does, unless the clock
+    /// was set back below `since`: then it returns at once, as a real clock's wait does.
+    ///
+    /// ```
+    /// use uuidkit::{clock::ManualClock, time::{Clock, UnixTime}};
+    /// let clock = ManualClock::at_millis(1_000);
+    /// clock.sleep_from_until(UnixTime::from_millis(2_000), UnixTime::from_millis(3_000));
+    /// assert_eq!(clock.now(), UnixTime::from_millis(1_000));
+    /// clock.sleep_from_until(UnixTime::from_millis(1_000), UnixTime::from_millis(3_000));
+    /// assert_eq!(clock.now(), UnixTime::from_millis(3_000));
+    /// ```
+    fn sleep_from_until(&self, since: UnixTime, t: UnixTime) {
+        if self.now() >= since {
+            self.sleep_until(t);
+        }
+    }
 }
 
 #[cfg(test)]

@@ -861,13 +861,44 @@ pub trait Clock {
     /// The current instant.
     fn now(&self) -> UnixTime;
 
-    /// Returns once [`now`](Clock::now) has reached `t`. Generators call it when they
-    /// must wait for time to pass (a v1 generator that has used every 100 ns tick of the
-    /// current millisecond). The default yields the thread between readings (without
-    /// `std`, it spins); a manual clock moves itself forward instead, which simulates the
-    /// wait.
+    /// Returns once [`now`](Clock::now) has reached `t`, or as soon as a reading is
+    /// earlier than the one before it. Generators call it when they must wait for time
+    /// to pass (a v1 generator that has used every 100 ns tick of the current
+    /// millisecond). The default yields the thread between readings (without `std`, it
+    /// spins); a manual clock moves itself forward instead, which simulates the wait.
+    ///
+    /// A clock set back during the wait ends it: `t` was computed from the clock before
+    /// the step, so waiting for it would last as long as the step (an hour for an hour
+    /// back). The caller reads the clock again, sees it went back and decides afresh, as
+    /// it does for any step back.
     fn sleep_until(&self, t: UnixTime) {
-        while self.now() < t {
+        self.sleep_from_until(self.now(), t);
+    }
+
+    /// Returns once [`now`](Clock::now) has reached `t`, or as soon as it reads earlier
+    /// than `since`: the reading the caller decided to wait on, so that a step back
+    /// between that reading and the wait ends the wait too (with
+    /// [`sleep_until`](Clock::sleep_until), `since` is the wait's own first reading).
+    /// Generators call this one; a clock that simulates waiting overrides both.
+    ///
+    /// ```
+    /// use std::cell::Cell;
+    /// use uuidkit::time::{Clock, FnClock, UnixTime};
+    /// // A clock set back an hour just after the caller read it: the wait ends at once.
+    /// let reads = Cell::new(0);
+    /// let clock = FnClock(|| {
+    ///     reads.set(reads.get() + 1);
+    ///     UnixTime::from_millis(1_700_000_000_000 - 3_600_000)
+    /// });
+    /// clock.sleep_from_until(UnixTime::from_millis(1_700_000_000_000), UnixTime::from_millis(1_700_000_000_001));
+    /// assert_eq!(reads.get(), 1);
+    /// ```
+    fn sleep_from_until(&self, since: UnixTime, t: UnixTime) {
+        loop {
+            let now = self.now();
+            if now >= t || now < since {
+                return;
+            }
             #[cfg(feature = "std")]
             std::thread::yield_now();
             #[cfg(not(feature = "std"))]
@@ -901,6 +932,9 @@ impl<C: Clock + ?Sized> Clock for &C {
     fn sleep_until(&self, t: UnixTime) {
         (**self).sleep_until(t)
     }
+    fn sleep_from_until(&self, since: UnixTime, t: UnixTime) {
+        (**self).sleep_from_until(since, t)
+    }
 }
 
 // `Arc` is in `alloc` only where the target has pointer-sized atomics.
@@ -911,6 +945,9 @@ impl<C: Clock + ?Sized> Clock for alloc::sync::Arc<C> {
     }
     fn sleep_until(&self, t: UnixTime) {
         (**self).sleep_until(t)
+    }
+    fn sleep_from_until(&self, since: UnixTime, t: UnixTime) {
+        (**self).sleep_from_until(since, t)
     }
 }
 

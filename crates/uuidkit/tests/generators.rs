@@ -3,6 +3,7 @@
 
 use std::collections::HashSet;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 use proptest::prelude::*;
@@ -15,7 +16,7 @@ use uuidkit::generator::unix::{UnixGenerator, V7Method};
 use uuidkit::layout::{self, ClockSequence};
 use uuidkit::node::NodeStrategy;
 use uuidkit::random::SeedableRng;
-use uuidkit::time::{Clock, UnixTime};
+use uuidkit::time::{Clock, FnClock, GregorianTimestamp, UnixTime};
 use uuidkit::{NodeId, Uuid, Version};
 
 const T0_MS: u64 = 1_700_000_000_000;
@@ -710,5 +711,62 @@ fn clocks_before_the_epoch_count_as_the_epoch() {
         let d = decode_as(&u, layout).unwrap();
         assert_eq!(d.timestamp, Some(0), "{layout} at {at}: {u}");
         assert_eq!(d.sequence, Some(0), "{layout} at {at}: {u}");
+    }
+}
+
+/// A clock frozen at `T0_MS` that, once armed, reads that once more and then an hour
+/// earlier for good: the step back lands while a generator waits out an overrun. After a
+/// million readings past the step it jumps a second past `T0_MS`, so that a wait which
+/// ignored the step ends (and the test fails on the count) instead of hanging forever.
+struct SetBackDuringWait {
+    armed: AtomicBool,
+    reads: AtomicU64,
+}
+
+impl SetBackDuringWait {
+    fn read(&self) -> UnixTime {
+        if !self.armed.load(Ordering::SeqCst) {
+            return UnixTime::from_millis(T0_MS);
+        }
+        match self.reads.fetch_add(1, Ordering::SeqCst) {
+            0 => UnixTime::from_millis(T0_MS),
+            1..1_000_000 => UnixTime::from_millis(T0_MS - 3_600_000),
+            _ => UnixTime::from_millis(T0_MS + 1_000),
+        }
+    }
+}
+
+#[test]
+fn a_clock_set_back_during_an_overrun_wait_ends_the_wait() {
+    for version in [Version::V6, Version::V1] {
+        let state = SetBackDuringWait {
+            armed: AtomicBool::new(false),
+            reads: AtomicU64::new(0),
+        };
+        let clock = FnClock(|| state.read());
+        let mut g = GregorianGenerator::with_sources(version, &clock, rng(40))
+            .with_overrun(OverrunPolicy::Wait);
+        // Every tick up to MAX_AHEAD_TICKS past the frozen clock: the next UUID must wait.
+        let mut last = g.next().unwrap();
+        for _ in 0..MAX_AHEAD_TICKS {
+            last = g.next().unwrap();
+        }
+        state.armed.store(true, Ordering::SeqCst);
+        let u = g.next().unwrap();
+        let reads = state.reads.load(Ordering::SeqCst);
+        assert!(
+            reads < 1_000,
+            "{version:?}: the wait went on through {reads} readings of a clock set back an hour"
+        );
+        let hour_back =
+            GregorianTimestamp::from_unix_clamped(UnixTime::from_millis(T0_MS - 3_600_000)).ticks();
+        if version == Version::V6 {
+            // v6 keeps its order: it counts on above the last timestamp.
+            assert!(u > last, "v6 after the step is not above the one before");
+        } else {
+            // v1 follows the clock back under a new clock sequence.
+            assert_eq!(u.timestamp().unwrap().raw(), hour_back);
+            assert_ne!(u.clock_seq(), last.clock_seq());
+        }
     }
 }

@@ -644,7 +644,10 @@ impl<C: Clock, R: RngCore> GregorianGenerator<C, R> {
                         _ => {
                             let until =
                                 GregorianTimestamp::from_ticks_masked(start - MAX_AHEAD_TICKS);
-                            self.clock.sleep_until(until.to_unix());
+                            // Ends early if the clock is set back below the reading this wait
+                            // was decided on: the caller reads again and decides afresh.
+                            let since = GregorianTimestamp::from_ticks_masked(now).to_unix();
+                            self.clock.sleep_from_until(since, until.to_unix());
                             Ok(None)
                         }
                     };
@@ -703,7 +706,10 @@ impl<C: Clock, R: RngCore> GregorianGenerator<C, R> {
                         OverrunPolicy::Wait if next <= GregorianTimestamp::MAX.ticks() => {
                             let until =
                                 GregorianTimestamp::from_ticks_masked(next - MAX_AHEAD_TICKS);
-                            self.clock.sleep_until(until.to_unix());
+                            // Ends early if the clock is set back below the reading this wait
+                            // was decided on: the caller reads again and decides afresh.
+                            let since = GregorianTimestamp::from_ticks_masked(now).to_unix();
+                            self.clock.sleep_from_until(since, until.to_unix());
                             continue;
                         }
                         OverrunPolicy::Error if next <= GregorianTimestamp::MAX.ticks() => {
