@@ -34,7 +34,9 @@ pub enum OverrunPolicy {
     /// generator until the system clock catches up"), through
     /// [`Clock::sleep_until`]. A clock that never moves (a function returning a constant)
     /// would wait forever: give such a clock [`Advance`](Self::Advance) or
-    /// [`Error`](Self::Error).
+    /// [`Error`](Self::Error). A clock set back during the wait ends it, and the
+    /// generator goes on as after any step back (v1: a new clock sequence; v6: counting
+    /// on above its last timestamp) instead of waiting as long as the step.
     Wait,
     /// Return [`GenError::Overrun`] (RFC 9562 §6.1 "return an error").
     Error,
