@@ -1064,7 +1064,13 @@ Write what uuidkitd reports about itself as one JSON object, with the keys:
   uuidd_requests  requests answered in util-linux uuidd's protocol
   clients         connections open now, this one included
   connections     connections accepted since it started
-  node            the node ID of the v1 UUIDs it makes for libuuid, 12 hex digits";
+  node            the node ID of the v1 UUIDs it makes for libuuid, 12 hex digits
+  lead_bound_ms   how far the positions it grants may run ahead of its reference
+                  time (its clock, or where a kind was when the clock was set back,
+                  carried on at real speed); 0 from a daemon that does not say
+  leads           the kinds it leased whose highest granted position is furthest
+                  ahead of that time: {\"kind\", \"lead_ms\"}, largest first, at
+                  most 64; a negative lead means the clock has passed it";
 
 /// The optional state file operand.
 #[derive(Debug, Args)]

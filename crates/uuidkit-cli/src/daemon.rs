@@ -113,10 +113,27 @@ fn status(explicit: Option<&Path>, out: &mut impl Write) -> Result<Status, Failu
         "clients": report.clients,
         "connections": report.connections,
         "node": report.node.to_string(),
+        "lead_bound_ms": report.lead_bound_ns as f64 / 1e6,
+        "leads": report.leads.iter().map(|l| json!({
+            "kind": kind_name(l.kind),
+            "lead_ms": l.lead_ns as f64 / 1e6,
+        })).collect::<Vec<_>>(),
     });
     // Serializing a Value built here cannot fail; the write can.
     let text = serde_json::to_string_pretty(&doc).unwrap_or_default();
     out.write_all(text.as_bytes())?;
     out.write_all(b"\n")?;
     Ok(Status::Ok)
+}
+
+/// A kind as `daemon status` names it: `v7`, `v8`, a draft layout's name, or `v1/v6` and
+/// the node ID for a Gregorian kind.
+fn kind_name(kind: uuidkit::store::GeneratorKind) -> String {
+    use uuidkit::store::GeneratorKind;
+    match kind {
+        GeneratorKind::Gregorian(node) => format!("v1/v6 {node}"),
+        GeneratorKind::V7 => "v7".into(),
+        GeneratorKind::V8 => "v8".into(),
+        GeneratorKind::Draft(l) => l.to_string(),
+    }
 }

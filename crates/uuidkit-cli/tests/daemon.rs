@@ -363,6 +363,8 @@ fn daemon_status_reports_as_json() {
             "clients",
             "connections",
             "node",
+            "lead_bound_ms",
+            "leads",
         ]
         .into();
         assert_eq!(keys, expected);
@@ -383,6 +385,16 @@ fn daemon_status_reports_as_json() {
     assert!(v["clients"].as_u64().unwrap() >= 1, "{v}");
     assert!(v["connections"].as_u64().unwrap() >= 2, "{v}");
     assert!(v["uptime_ms"].is_u64());
+    // The bound on the lead (the default, 10 s), and v7's lead: the 3 UUIDs' lease,
+    // within the bound.
+    assert_eq!(v["lead_bound_ms"], 10_000.0);
+    let v7 = v["leads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["kind"] == "v7")
+        .unwrap_or_else(|| panic!("no v7 lead: {v}"));
+    assert!(v7["lead_ms"].as_f64().unwrap() <= 10_000.0, "{v}");
 
     // From the environment too.
     let v = check(&run(

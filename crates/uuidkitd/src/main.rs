@@ -7,6 +7,7 @@
 
 #![deny(unsafe_code)]
 
+mod lead;
 mod listen;
 mod man;
 mod own;
@@ -77,6 +78,13 @@ struct Args {
     /// Seconds a request may take to arrive once begun, and a reply to be read.
     #[arg(long, value_name = "SECS", default_value_t = 2.0)]
     request_timeout: f64,
+
+    /// Seconds of a kind's time that the positions granted may run ahead of the daemon's
+    /// reference time (its clock, or after the clock was set back, where the kind was,
+    /// carried on at real speed); a request that would need more is told to wait
+    /// (uuidd's protocol: its connection is closed, and libuuid makes its UUID itself).
+    #[arg(long, value_name = "SECS", default_value_t = lead::DEFAULT_BOUND.as_secs_f64())]
+    max_lead: f64,
 
     /// Print the man page uuidkitd(8), made from these definitions, and exit (for
     /// packaging: scripts/package).
@@ -154,6 +162,7 @@ fn run(args: Args) -> Result<(), String> {
         Some(p) => p,
         None => return Err("no state file: give --state PATH (HOME is not set)".into()),
     };
+    let max_lead = seconds("max-lead", args.max_lead)?;
     refuse_newer_format(&state)?;
     let node = args.node.unwrap_or_else(uuidkit::node::host_hash_node);
     platform::raise_open_file_limit();
@@ -166,7 +175,7 @@ fn run(args: Args) -> Result<(), String> {
         .collect();
 
     let shared = Arc::new(Shared {
-        source: source::Source::new(StateStore::open(&state)),
+        source: source::Source::with_bound(StateStore::open(&state), max_lead),
         node,
         state_path: state.display().to_string(),
         limits,

@@ -108,3 +108,28 @@ pub fn raise_open_file_limit() -> Option<u64> {
         Some(r.rlim_cur as u64)
     }
 }
+
+/// The uid of the process at the other end of `s` (`SO_PEERCRED`), for the fair share
+/// of the lead (`lead.rs`); `u32::MAX` when the kernel does not say, so that such peers
+/// share one budget rather than each getting its own.
+pub fn peer_uid(s: &std::os::unix::net::UnixStream) -> u32 {
+    use std::os::fd::AsRawFd;
+    // SAFETY: `cred` is a valid, owned `ucred` and `len` its size, as `getsockopt`
+    // requires for SO_PEERCRED; the descriptor is `s`'s, open for the call.
+    unsafe {
+        let mut cred: libc::ucred = std::mem::zeroed();
+        let mut len = std::mem::size_of::<libc::ucred>() as libc::socklen_t;
+        let rc = libc::getsockopt(
+            s.as_raw_fd(),
+            libc::SOL_SOCKET,
+            libc::SO_PEERCRED,
+            (&mut cred as *mut libc::ucred).cast(),
+            &mut len,
+        );
+        if rc == 0 && len as usize == std::mem::size_of::<libc::ucred>() {
+            cred.uid
+        } else {
+            u32::MAX
+        }
+    }
+}

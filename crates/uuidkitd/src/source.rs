@@ -2,10 +2,23 @@
 //! store in memory that continues above every position this daemon ever granted.
 
 use std::collections::HashMap;
-use std::sync::{Mutex, RwLock};
+use std::sync::{Mutex, MutexGuard, RwLock};
+use std::time::Duration;
 
 use uuidkit::layout::ClockSequence;
 use uuidkit::store::{GeneratorKind, Lease, LeaseRequest, MemoryStorage, StateStore, StoreError};
+
+use crate::lead::Lead;
+
+/// Why a bounded lease was not granted.
+#[derive(Debug)]
+pub enum Denied {
+    /// `Ahead` or `Exhausted`, as the store says.
+    Store(StoreError),
+    /// The lease would end more than the bound ahead of the reference time, or past the
+    /// asking uid's share: it fits after this wait.
+    Later(Duration),
+}
 
 /// How many positions of a kind the daemon takes from the file at a time and then hands
 /// out from memory: 64 ms of the kind's time. One file write (lock, read, write) then
@@ -53,24 +66,102 @@ pub struct Source {
     /// between writes of the state file, never during one.
     pub gate: RwLock<()>,
     warned: Mutex<Option<String>>,
+    /// The bound on the lead and each uid's share of it (`lead.rs`).
+    pub lead: Lead,
 }
 
 impl Source {
+    #[cfg(test)]
     pub fn new(file: StateStore) -> Source {
+        Source::with_bound(file, crate::lead::DEFAULT_BOUND)
+    }
+
+    /// A source whose grants never end more than `bound` ahead of the reference time.
+    pub fn with_bound(file: StateStore, bound: Duration) -> Source {
         Source {
             file,
             memory: StateStore::with_storage(Box::new(MemoryStorage::new())),
             granted: Mutex::new(HashMap::new()),
             gate: RwLock::new(()),
             warned: Mutex::new(None),
+            lead: Lead::new(bound),
         }
     }
 
-    /// A lease for `req`; `Err` only for `Ahead` and `Exhausted`: a file that cannot be
-    /// used is reported (once per distinct problem) and the lease comes from memory.
+    /// A lease for `req` without the bound: the store's rules alone (tests of them).
+    #[cfg(test)]
     pub fn lease(&self, req: &LeaseRequest) -> Result<Lease, StoreError> {
         let _gate = self.gate.read().unwrap_or_else(|p| p.into_inner());
         let mut granted = self.granted.lock().unwrap_or_else(|p| p.into_inner());
+        self.lease_in(&mut granted, req)
+    }
+
+    /// A lease for `req`, asked by `uid`, within the bound on the lead and the uid's
+    /// share of it (`lead.rs`): shortened to fit when it would end past them, refused
+    /// with [`Denied::Later`] when it would start past them, or when `whole` (libuuid's
+    /// bulk time, which cannot take fewer than it asked) and it would end past them.
+    /// `Denied::Store` only for `Ahead` and `Exhausted`: a file that cannot be used is
+    /// reported (once per distinct problem) and the lease comes from memory.
+    pub fn lease_bounded(
+        &self,
+        req: &LeaseRequest,
+        uid: u32,
+        whole: bool,
+    ) -> Result<Lease, Denied> {
+        let _gate = self.gate.read().unwrap_or_else(|p| p.into_inner());
+        let mut granted = self.granted.lock().unwrap_or_else(|p| p.into_inner());
+        let kind = req.kind;
+        let max = kind.max_position();
+        let w = self.lead.window(kind, uid, || self.file_high(kind));
+        let max_end = w.max_end();
+        let mut req = *req;
+        // Where the lease will start: above the last position granted, or for a kind
+        // this daemon has not granted yet, above what the file recorded.
+        let floor = match granted.get(&kind) {
+            Some(g) => Some(g.last.saturating_add(1)),
+            None => (w.high > 0).then(|| w.high.saturating_add(1)),
+        };
+        let start = floor.map_or(req.from, |f| req.from.max(f));
+        if start <= max {
+            if start > max_end {
+                return Err(Denied::Later(w.wait_for(start)));
+            }
+            let end = start.saturating_add(req.len.max(1) - 1).min(max);
+            if end > max_end {
+                if whole {
+                    return Err(Denied::Later(w.wait_for(end)));
+                }
+                req.len = max_end - start + 1;
+            }
+        }
+        let mut lease = self.lease_in(&mut granted, &req).map_err(Denied::Store)?;
+        if lease.end > max_end {
+            // Another process moved the file above what this daemon knew: the block is
+            // recorded and stays the daemon's to hand out, from where it may.
+            self.lead.saw_high(kind, lease.start.saturating_sub(1));
+            let keep = if lease.start > max_end || whole {
+                lease.start - 1
+            } else {
+                max_end
+            };
+            if let Some(g) = granted.get_mut(&kind) {
+                g.last = keep;
+            }
+            if keep < lease.start {
+                return Err(Denied::Later(w.wait_for(lease.end)));
+            }
+            lease.end = keep;
+        }
+        self.lead.granted(&w, uid, lease.end);
+        Ok(lease)
+    }
+
+    /// The lease itself, with the granted positions locked.
+    fn lease_in(
+        &self,
+        granted: &mut MutexGuard<'_, HashMap<GeneratorKind, Granted>>,
+        req: &LeaseRequest,
+    ) -> Result<Lease, StoreError> {
         let mut req = *req;
         let max = req.kind.max_position();
         let held = granted.get(&req.kind).copied();
@@ -179,8 +270,7 @@ impl Source {
     /// the kind, or the file is damaged (the next lease then starts afresh from the
     /// request).
     ///
-    /// The file is read only here, for a request whose `from` is far ahead of the clock
-    /// (see `own::check_ahead`), never on the way of an ordinary lease.
+    #[cfg(test)]
     pub fn high_water(&self, kind: GeneratorKind) -> Option<u128> {
         let held = self
             .granted
@@ -191,6 +281,13 @@ impl Source {
         if held.is_some() {
             return held;
         }
+        self.file_high(kind)
+    }
+
+    /// The highest position of `kind` the state file records, as the next lease from
+    /// it will see it. Read once per kind (the first time this daemon sees it, for the
+    /// floor of its reference time, `lead.rs`), never on the way of an ordinary lease.
+    pub fn file_high(&self, kind: GeneratorKind) -> Option<u128> {
         let snap = self.file.snapshot().ok()?;
         if snap.damage.is_some() {
             return None;

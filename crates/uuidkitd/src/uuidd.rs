@@ -33,6 +33,7 @@ use uuidkit::store::{GeneratorKind, LeaseRequest};
 use uuidkit::time::{GregorianTimestamp, UnixTime};
 use uuidkit::{NodeId, Uuid};
 
+use crate::platform::peer_uid;
 use crate::server::{Shared, read_full, write_reply};
 
 /// `UUIDD_MAX_OP`.
@@ -65,7 +66,7 @@ pub fn serve(mut s: UnixStream, shared: &Shared) {
     let payload: Vec<u8> = match op {
         0 => nul_terminated(&std::process::id().to_string()),
         1 => nul_terminated(&MAX_OP.to_string()),
-        2 => match time_uuid(shared, 1) {
+        2 => match time_uuid(shared, 1, peer_uid(&s)) {
             Some(u) => u.as_bytes().to_vec(),
             None => return,
         },
@@ -76,7 +77,7 @@ pub fn serve(mut s: UnixStream, shared: &Shared) {
             if n > MAX_BULK_TIME {
                 return;
             }
-            let Some(u) = time_uuid(shared, n as u32) else {
+            let Some(u) = time_uuid(shared, n as u32, peer_uid(&s)) else {
                 return;
             };
             let mut p = u.as_bytes().to_vec();
@@ -107,16 +108,18 @@ fn nul_terminated(s: &str) -> Vec<u8> {
     v
 }
 
-/// The first v1 UUID of a lease of `n` consecutive timestamps of the daemon's node;
-/// `None` when the store cannot grant all `n`.
-fn time_uuid(shared: &Shared, n: u32) -> Option<Uuid> {
+/// The first v1 UUID of a lease of `n` consecutive timestamps of the daemon's node, for
+/// a peer of `uid`; `None` when the store cannot grant all `n`, or not within the bound
+/// on the lead and the uid's share of it (`lead.rs`): libuuid takes the closed
+/// connection as no daemon, and makes its UUID itself.
+fn time_uuid(shared: &Shared, n: u32, uid: u32) -> Option<Uuid> {
     if shared.shutting_down.load(Ordering::Acquire) {
         return None;
     }
     let now = u128::from(GregorianTimestamp::from_unix_clamped(UnixTime::now()).ticks());
     let mut req = LeaseRequest::new(GeneratorKind::Gregorian(shared.node), now, now, n.into());
     req.fresh_clock_seq = random_clock_seq();
-    let lease = shared.source.lease(&req).ok()?;
+    let lease = shared.source.lease_bounded(&req, uid, true).ok()?;
     if lease.len() < u128::from(n) {
         return None;
     }

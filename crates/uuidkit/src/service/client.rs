@@ -18,6 +18,13 @@ use crate::store::{Lease, LeaseRequest, LeaseSource, Outcome, Problem, StoreErro
 /// How long a client waits for the daemon to accept, read or answer: 5 s.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(5);
 
+/// How long [`DaemonClient`]'s [`LeaseSource::lease`] waits in all, across the daemon's
+/// `LATER` replies, before it gives up on the lease (and the generator goes on in memory
+/// with a warning): 2 s. A client within the daemon's bound never waits; one that is
+/// told to wait longer than this is far ahead of the clock, and stalling it for that
+/// long would be worse than the warning.
+pub const MAX_LATER_WAIT: Duration = Duration::from_secs(2);
+
 /// Why a request to the daemon failed.
 ///
 /// ```
@@ -46,6 +53,13 @@ pub enum ClientError {
     },
     /// The reply does not answer the request (a lease reply to a status request, say).
     Unexpected,
+    /// The daemon would grant the lease only after `wait`: it would run further ahead of
+    /// the daemon's reference time than its bound, or than this user's share of it
+    /// (`LATER`, `docs/protocol.md`). The connection stays open.
+    Later {
+        /// How long to wait before asking again.
+        wait: Duration,
+    },
 }
 
 impl fmt::Display for ClientError {
@@ -60,6 +74,11 @@ impl fmt::Display for ClientError {
                 )
             }
             ClientError::Unexpected => f.write_str("the reply does not answer the request"),
+            ClientError::Later { wait } => write!(
+                f,
+                "the lease would run too far ahead of the daemon's clock; it can be granted in {} ms",
+                wait.as_millis()
+            ),
         }
     }
 }
@@ -199,6 +218,9 @@ impl DaemonClient {
             Reply::Ahead { start } => Ok(Err(StoreError::Ahead { start })),
             Reply::Exhausted => Ok(Err(StoreError::Exhausted)),
             Reply::Unavailable(m) => Ok(Err(StoreError::Unavailable(self.warning(&m)))),
+            Reply::Later { wait_ms } => Err(ClientError::Later {
+                wait: Duration::from_millis(wait_ms),
+            }),
             other => Err(unexpected(other)),
         }
     }
@@ -290,10 +312,23 @@ fn exchange(
 }
 
 impl LeaseSource for DaemonClient {
+    /// The daemon's lease. Told `LATER`, it waits as long as the daemon says and asks
+    /// again, up to [`MAX_LATER_WAIT`] in all; past that, the lease fails with
+    /// [`StoreError::Unavailable`] (the generator goes on in memory and warns) rather
+    /// than stalling the caller for as long as someone pushed the kind ahead.
     fn lease(&self, req: &LeaseRequest) -> Result<Lease, StoreError> {
-        match self.lease_from_daemon(req) {
-            Ok(r) => r,
-            Err(e) => Err(StoreError::Unavailable(self.warning(&e.to_string()))),
+        let mut waited = Duration::ZERO;
+        loop {
+            match self.lease_from_daemon(req) {
+                Ok(r) => return r,
+                Err(ClientError::Later { wait }) if waited + wait <= MAX_LATER_WAIT => {
+                    // At least a millisecond, so that a reply of 0 cannot spin.
+                    let wait = wait.max(Duration::from_millis(1));
+                    std::thread::sleep(wait);
+                    waited += wait;
+                }
+                Err(e) => return Err(StoreError::Unavailable(self.warning(&e.to_string()))),
+            }
         }
     }
 }

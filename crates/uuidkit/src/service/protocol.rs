@@ -73,6 +73,10 @@ pub mod status {
     pub const EXHAUSTED: u8 = 2;
     /// The daemon cannot use its state file; body: why (UTF-8).
     pub const UNAVAILABLE: u8 = 3;
+    /// The lease would run further ahead of the daemon's reference time than its bound
+    /// allows, or than the asking user's share of it: asked again after the wait the
+    /// body gives, it can be granted. Added to version 1 (see `docs/protocol.md`).
+    pub const LATER: u8 = 4;
     /// The first code after which the daemon closes the connection.
     pub const FIRST_FATAL: u8 = 0x10;
     /// The request is not well formed (magic, reserved bytes, body length, a field).
@@ -381,14 +385,7 @@ impl WireLeaseRequest {
 
     fn encode_body(&self) -> [u8; LEASE_REQUEST_LEN] {
         let mut b = [0u8; LEASE_REQUEST_LEN];
-        let (k, node) = match self.kind {
-            GeneratorKind::Gregorian(n) => (kind::GREGORIAN, *n.as_bytes()),
-            GeneratorKind::V7 => (kind::V7, [0; 6]),
-            GeneratorKind::V8 => (kind::V8, [0; 6]),
-            // `b1` and `b2` have no code: sent as 16, which a daemon answers with
-            // UNKNOWN_KIND.
-            GeneratorKind::Draft(l) => (kind::of_draft(l).unwrap_or(kind::DRAFT), [0; 6]),
-        };
+        let (k, node) = kind_code(self.kind);
         b[0] = k;
         b[1] = u8::from(self.max_start.is_some()) | u8::from(self.clock_seq.is_some()) << 1;
         b[2..4].copy_from_slice(&self.clock_seq.map_or(0, |c| c.get()).to_be_bytes());
@@ -594,9 +591,51 @@ pub struct StatusReport {
     pub pid: u32,
     /// The node ID of the v1 UUIDs it makes for uuidd clients.
     pub node: NodeId,
+    /// The bound on the lead, in nanoseconds of the kinds' time; 0 from a daemon that
+    /// does not report it (one built before the lead was bounded).
+    pub lead_bound_ns: u64,
+    /// The kinds the daemon leased since it started whose lead is largest (at most
+    /// [`MAX_STATUS_LEADS`]), largest first.
+    pub leads: Vec<KindLead>,
 }
 
+/// How far one kind's highest granted position is ahead of the daemon's reference time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KindLead {
+    /// The kind.
+    pub kind: GeneratorKind,
+    /// Nanoseconds of the kind's time; negative when the reference time has passed the
+    /// highest position granted (no client asked since).
+    pub lead_ns: i64,
+}
+
+/// The most [`KindLead`]s one status reply carries: a client can name any node ID, and
+/// the reply must stay small.
+pub const MAX_STATUS_LEADS: usize = 64;
+
 const STATUS_FIXED: usize = 54;
+
+/// A kind's code and node, as in a lease request.
+fn kind_code(k: GeneratorKind) -> (u8, [u8; 6]) {
+    match k {
+        GeneratorKind::Gregorian(n) => (kind::GREGORIAN, *n.as_bytes()),
+        GeneratorKind::V7 => (kind::V7, [0; 6]),
+        GeneratorKind::V8 => (kind::V8, [0; 6]),
+        // `b1` and `b2` have no code: sent as 16, which a daemon answers with
+        // UNKNOWN_KIND.
+        GeneratorKind::Draft(l) => (kind::of_draft(l).unwrap_or(kind::DRAFT), [0; 6]),
+    }
+}
+
+/// The kind of a code and node; `None` for a code no kind has.
+fn kind_of_code(code: u8, node: [u8; 6]) -> Option<GeneratorKind> {
+    match code {
+        kind::GREGORIAN => Some(GeneratorKind::Gregorian(NodeId::from_bytes(node))),
+        kind::V7 => Some(GeneratorKind::V7),
+        kind::V8 => Some(GeneratorKind::V8),
+        c => kind::draft(c).map(GeneratorKind::Draft),
+    }
+}
 
 impl StatusReport {
     fn encode_body(&self) -> Vec<u8> {
@@ -613,6 +652,17 @@ impl StatusReport {
             let t = truncate(s);
             b.extend_from_slice(&(t.len() as u16).to_be_bytes());
             b.extend_from_slice(t.as_bytes());
+        }
+        // Appended after the fields of the first version 1 daemons, which a client of
+        // theirs stops reading before: the lead bound, then the kinds' leads.
+        b.extend_from_slice(&self.lead_bound_ns.to_be_bytes());
+        let leads = &self.leads[..self.leads.len().min(MAX_STATUS_LEADS)];
+        b.extend_from_slice(&(leads.len() as u16).to_be_bytes());
+        for l in leads {
+            let (code, node) = kind_code(l.kind);
+            b.push(code);
+            b.extend_from_slice(&node);
+            b.extend_from_slice(&l.lead_ns.to_be_bytes());
         }
         b
     }
@@ -649,6 +699,29 @@ impl StatusReport {
         };
         let version = text("version")?;
         let state = text("state")?;
+        // A daemon built before the lead was bounded ends here.
+        let mut lead_bound_ns = 0;
+        let mut leads = Vec::new();
+        if rest.len() >= 10 {
+            let mut a = [0u8; 8];
+            a.copy_from_slice(&rest[..8]);
+            lead_bound_ns = u64::from_be_bytes(a);
+            let n = usize::from(u16::from_be_bytes([rest[8], rest[9]]));
+            let entries = rest[10..].chunks_exact(15);
+            if entries.len() < n || n > MAX_STATUS_LEADS {
+                return Err(ProtocolError::malformed("leads", "cut short or too many"));
+            }
+            for e in entries.take(n) {
+                let kind = kind_of_code(e[0], [e[1], e[2], e[3], e[4], e[5], e[6]])
+                    .ok_or_else(|| ProtocolError::malformed("leads", "unknown kind"))?;
+                let mut a = [0u8; 8];
+                a.copy_from_slice(&e[7..15]);
+                leads.push(KindLead {
+                    kind,
+                    lead_ns: i64::from_be_bytes(a),
+                });
+            }
+        }
         Ok(StatusReport {
             version,
             state,
@@ -660,6 +733,8 @@ impl StatusReport {
             clients: u32_at(40),
             pid: u32_at(44),
             node: NodeId::from_bytes([b[48], b[49], b[50], b[51], b[52], b[53]]),
+            lead_bound_ns,
+            leads,
         })
     }
 }
@@ -698,6 +773,12 @@ pub enum Reply {
     },
     /// The kind is used up.
     Exhausted,
+    /// The lease would run past the daemon's bound on the lead (or the asking user's
+    /// share of it): it can be granted after `wait_ms` milliseconds.
+    Later {
+        /// How long to wait before asking again.
+        wait_ms: u64,
+    },
     /// The daemon cannot use its state file.
     Unavailable(String),
     /// A refused request ([`status::FIRST_FATAL`] and above): the connection closes.
@@ -732,6 +813,7 @@ impl Reply {
             Reply::Status(s) => message(status::OK, &s.encode_body()),
             Reply::Ahead { start } => message(status::AHEAD, &start.to_be_bytes()),
             Reply::Exhausted => message(status::EXHAUSTED, &[]),
+            Reply::Later { wait_ms } => message(status::LATER, &wait_ms.to_be_bytes()),
             Reply::Unavailable(m) => message(status::UNAVAILABLE, truncate(m).as_bytes()),
             Reply::Error { status, message: m } => message(*status, truncate(m).as_bytes()),
         }
@@ -780,6 +862,14 @@ impl Reply {
                 })
             }
             status::EXHAUSTED => Ok(Reply::Exhausted),
+            status::LATER => {
+                let a: [u8; 8] = body
+                    .try_into()
+                    .map_err(|_| ProtocolError::malformed("length", "a later reply is 8 bytes"))?;
+                Ok(Reply::Later {
+                    wait_ms: u64::from_be_bytes(a),
+                })
+            }
             status::UNAVAILABLE => Ok(Reply::Unavailable(text())),
             s if s >= status::FIRST_FATAL => Ok(Reply::Error {
                 status: s,
@@ -856,6 +946,44 @@ mod tests {
         assert_eq!(roundtrip(&Request::Lease(w)), Request::Lease(w));
         let w = WireLeaseRequest::from(&LeaseRequest::new(GeneratorKind::V8, 0, 0, 1));
         assert_eq!(roundtrip(&Request::Lease(w)), Request::Lease(w));
+    }
+
+    /// The lead fields round-trip; a body without them (a daemon built before them) still
+    /// reads, with none; a `LATER` reply carries its wait.
+    #[test]
+    fn status_leads_round_trip_and_are_optional() {
+        let node = NodeId::from_bytes([2, 0, 0x5e, 0, 0, 9]);
+        let s = StatusReport {
+            version: "0.1.0".into(),
+            state: "/s".into(),
+            lead_bound_ns: 10_000_000_000,
+            leads: vec![
+                KindLead {
+                    kind: GeneratorKind::V7,
+                    lead_ns: 12_000_000,
+                },
+                KindLead {
+                    kind: GeneratorKind::Gregorian(node),
+                    lead_ns: -5,
+                },
+            ],
+            ..Default::default()
+        };
+        let body = s.encode_body();
+        assert_eq!(StatusReport::decode(&body).unwrap(), s);
+        let old = &body[..STATUS_FIXED + 2 + 5 + 2 + 2];
+        let r = StatusReport::decode(old).unwrap();
+        assert_eq!(
+            (r.lead_bound_ns, r.leads.len(), r.state.as_str()),
+            (0, 0, "/s")
+        );
+        assert!(StatusReport::decode(&body[..body.len() - 1]).is_err());
+        let later = Reply::Later { wait_ms: 1500 }.encode();
+        assert_eq!(later[5], status::LATER);
+        assert_eq!(
+            Reply::decode(&Request::Status, later[5], &later[HEADER_LEN..]),
+            Ok(Reply::Later { wait_ms: 1500 })
+        );
     }
 
     #[test]
