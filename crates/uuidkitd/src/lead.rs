@@ -287,12 +287,19 @@ impl Lead {
         self.reference(&mut self.lock(), kind, mono, floor).0
     }
 
-    /// The kinds leased since start whose highest position is furthest ahead of `R`,
-    /// largest lead first, at most [`MAX_STATUS_LEADS`].
+    /// The kinds leased since start (or recorded by the state file when first asked
+    /// for) whose highest position is furthest ahead of `R`, largest lead first, at
+    /// most [`MAX_STATUS_LEADS`].
     pub fn report(&self) -> Vec<KindLead> {
         let mono = self.mono();
         let mut inner = self.lock();
-        let kinds: Vec<GeneratorKind> = inner.anchors.keys().copied().collect();
+        // A kind asked for but never granted (every request refused) has no lead.
+        let kinds: Vec<GeneratorKind> = inner
+            .anchors
+            .iter()
+            .filter(|(_, a)| a.high > 0)
+            .map(|(k, _)| *k)
+            .collect();
         let mut leads: Vec<KindLead> = kinds
             .into_iter()
             .map(|kind| {
