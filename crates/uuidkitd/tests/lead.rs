@@ -40,11 +40,12 @@ const GREGORIAN_UNIX: u128 = 0x01B2_1DD2_1381_4000;
 /// them from 9 s ahead of the clock (the most the old limit let through) and half from
 /// the clock, round robin over CONNECTIONS connections, reconnecting after a refusal;
 /// `uuidd PATH COUNT` sends COUNT bulk time requests of 2^21 (the most the daemon
-/// takes), a connection each. Prints how many were granted, told LATER, and closed.
+/// takes), a connection each. Prints how many were granted, told LATER, and closed, and
+/// the furthest ahead of its clock the end of a grant was, in milliseconds.
 const HOSTILE: &str = r#"
 import socket, struct, sys, time
 mode, path, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
-granted = later = closed = 0
+granted = later = closed = lead = 0
 def exact(s, n):
     b = b""
     while len(b) < n:
@@ -75,10 +76,16 @@ if mode == "own":
         s.sendall(b"uukd\x01\x01\x00\x00" + struct.pack(">I", len(body)) + body)
         h = exact(s, 12)
         n = struct.unpack(">I", h[8:12])[0] if h else 0
-        if h is None or exact(s, n) is None and n > 0:
+        body_of = [exact(s, n) if h else None]
+        if h is None or body_of[0] is None:
             closed += 1; s.close(); socks[c] = None; continue
         code = h[5]
-        if code == 0: granted += 1
+        if code == 0:
+            granted += 1
+            b = body_of[0]
+            end = int.from_bytes(b[16:32], "big")
+            now = ((time.time_ns() // 1000000) << 42) if kind == 7 else time.time_ns() // 100 + 0x01B21DD213814000
+            lead = max(lead, (end - now) * 1000 // sec)
         elif code == 4: later += 1
         else:
             closed += 1; s.close(); socks[c] = None
@@ -91,9 +98,13 @@ else:
         if n is None:
             closed += 1
         else:
-            exact(s, struct.unpack("=i", n)[0]); granted += 1
+            b = exact(s, struct.unpack("=i", n)[0]); granted += 1
+            # The v1 timestamp of the first UUID; libuuid makes the next 2^21 - 1.
+            t = (int.from_bytes(b[6:8], "big") & 0xfff) << 48 | int.from_bytes(b[4:6], "big") << 32 | int.from_bytes(b[0:4], "big")
+            end = t + (1 << 21) - 1
+            lead = max(lead, (end - (time.time_ns() // 100 + 0x01B21DD213814000)) // 10000)
         s.close()
-print(granted, later, closed)
+print(granted, later, closed, lead)
 "#;
 
 fn python() -> &'static str {
@@ -268,7 +279,12 @@ fn hostile_users_cannot_push_the_lead_past_the_bound_or_starve_others() {
             .split_whitespace()
             .map(|n| n.parse().unwrap())
             .collect();
-        eprintln!("hostile {mode}: granted, later, closed = {counts:?}");
+        eprintln!("hostile {mode}: granted, later, closed, lead ms = {counts:?}");
+        // The UUIDs' times: no grant ended past the bound of the client's clock.
+        assert!(
+            counts[3] <= BOUND_MS as u64,
+            "a {mode} grant beyond the bound: {counts:?}"
+        );
         let t = totals.entry(mode).or_insert([0u64; 3]);
         for (t, c) in t.iter_mut().zip(&counts) {
             *t += c;
