@@ -342,3 +342,80 @@ impl LeaseSource for DaemonClient {
 pub fn with_daemon(path: impl Into<PathBuf>) -> Arc<DaemonClient> {
     Arc::new(DaemonClient::new(path))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::GeneratorKind;
+    use std::os::unix::net::UnixListener;
+    use std::time::Instant;
+
+    /// A daemon that answers each lease request on one connection with the next of
+    /// `replies`.
+    fn fake_daemon(name: &str, replies: Vec<Reply>) -> (PathBuf, std::thread::JoinHandle<()>) {
+        let dir =
+            std::env::temp_dir().join(format!("uuidkit-client-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("d.sock");
+        let listener = UnixListener::bind(&path).unwrap();
+        let t = std::thread::spawn(move || {
+            let (mut s, _) = listener.accept().unwrap();
+            for reply in replies {
+                let mut h = [0u8; HEADER_LEN];
+                s.read_exact(&mut h).unwrap();
+                let header = Header::decode(&h).unwrap();
+                let mut body = vec![0u8; header.len as usize];
+                s.read_exact(&mut body).unwrap();
+                s.write_all(&reply.encode()).unwrap();
+            }
+        });
+        (path, t)
+    }
+
+    fn request() -> LeaseRequest {
+        LeaseRequest::new(GeneratorKind::V7, 1 << 50, 1 << 50, 16)
+    }
+
+    /// Told LATER, the client waits as long as the daemon says and asks again on the
+    /// same connection.
+    #[test]
+    fn later_is_waited_for_and_asked_again() {
+        let lease = Lease {
+            start: 1 << 50,
+            end: (1 << 50) + 15,
+            clock_seq: None,
+            warning: None,
+        };
+        let (path, t) = fake_daemon(
+            "later",
+            vec![
+                Reply::Later { wait_ms: 30 },
+                Reply::Later { wait_ms: 0 },
+                Reply::Lease(lease.clone()),
+            ],
+        );
+        let c = DaemonClient::new(&path);
+        let begun = Instant::now();
+        assert_eq!(c.lease(&request()), Ok(lease));
+        assert!(begun.elapsed() >= Duration::from_millis(30));
+        t.join().unwrap();
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
+
+    /// A wait longer than [`MAX_LATER_WAIT`] is not waited: the lease fails at once as
+    /// unavailable, and the generator goes on in memory.
+    #[test]
+    fn a_wait_past_the_limit_fails_the_lease() {
+        let (path, t) = fake_daemon("too-long", vec![Reply::Later { wait_ms: 60_000 }]);
+        let c = DaemonClient::new(&path);
+        let begun = Instant::now();
+        assert!(matches!(
+            c.lease(&request()),
+            Err(StoreError::Unavailable(_))
+        ));
+        assert!(begun.elapsed() < Duration::from_secs(30));
+        t.join().unwrap();
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
+}
