@@ -427,6 +427,53 @@ mod tests {
         let _ = std::fs::remove_dir_all(path.parent().unwrap());
     }
 
+    /// A lease past the bound is shortened to end at it, or refused when it must be
+    /// whole (uuidd) or would start past it; positions another process took from the
+    /// file far ahead are not handed out past the bound either.
+    #[test]
+    fn bounded_leases_are_shortened_refused_or_held_back() {
+        let path = temp_state("bounded");
+        let source = Source::with_bound(StateStore::open(&path), Duration::from_secs(2));
+        let kind = GeneratorKind::Gregorian(uuidkit::NodeId::from_u64(0x0200_5e10_0003).unwrap());
+        let sec = crate::lead::second(kind);
+        let now = crate::lead::clock_position(kind);
+        // Within the free second: as asked.
+        let a = source
+            .lease_bounded(&LeaseRequest::new(kind, now, now, 1000), 7, false)
+            .unwrap();
+        assert_eq!(a.len(), 1000);
+        // From 1.4 s ahead, one second long: shortened to the uid's share (the free
+        // second and a quarter of the bound, 0.5 s).
+        let from = now + sec * 14 / 10;
+        let b = source
+            .lease_bounded(&LeaseRequest::new(kind, now, from, sec), 7, false)
+            .unwrap();
+        assert_eq!(b.start, from);
+        assert!(b.end < from + sec - 1);
+        assert!(b.end <= crate::lead::clock_position(kind) + sec * 3 / 2);
+        // Whole or not at all (libuuid's bulk time): refused, nothing granted.
+        let c = LeaseRequest::new(kind, now, b.end + 1, sec);
+        assert!(matches!(
+            source.lease_bounded(&c, 7, true),
+            Err(Denied::Later(_))
+        ));
+        // Another process leases from the file 5 s ahead: the daemon's next lease would
+        // start there, past the bound, and is refused; the block is held, not lost.
+        let far = now + 5 * sec;
+        let other = StateStore::open(&path)
+            .lease(&LeaseRequest::new(kind, far, far, 1))
+            .unwrap();
+        // Longer than what is left of the daemon's reserve, so that it goes to the file.
+        let d = LeaseRequest::new(kind, now, now, sec);
+        match source.lease_bounded(&d, 8, false) {
+            Err(Denied::Later(wait)) => assert!(wait > Duration::from_secs(2)),
+            other => panic!("{other:?}"),
+        }
+        let e = source.lease(&LeaseRequest::new(kind, now, now, 1)).unwrap();
+        assert!(e.start > other.end);
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
+
     #[test]
     fn a_reserved_lease_still_reports_ahead_and_exhausted() {
         let path = temp_state("ahead");
