@@ -7,12 +7,14 @@
 
 #![deny(unsafe_code)]
 
+mod conn;
 mod lead;
 mod listen;
 mod man;
 mod own;
 mod platform;
 mod server;
+mod shared;
 mod source;
 mod uuidd;
 
@@ -25,8 +27,10 @@ use clap::Parser;
 use uuidkit::NodeId;
 use uuidkit::store::{StateStore, StoreError};
 
+use conn::Limits;
 use listen::Listener;
-use server::{Limits, Protocol, Shared};
+use server::Protocol;
+use shared::Shared;
 
 /// The state file when run as root without `--state` (and without systemd's
 /// `STATE_DIRECTORY`).

@@ -9,9 +9,10 @@ use uuidkit::service::protocol::{
 };
 use uuidkit::store::StoreError;
 
+use crate::conn::{read_full, write_reply};
 use crate::lead;
 use crate::platform::peer_uid;
-use crate::server::{Shared, read_full, write_reply};
+use crate::shared::Shared;
 use crate::source::{Denied, Source};
 
 /// Serves one connection until the client closes it, goes idle too long, or sends a

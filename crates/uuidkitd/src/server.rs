@@ -1,20 +1,19 @@
-//! Accepting connections and serving them: one thread per connection, a bound on how
-//! many, and deadlines on every read and write, so that a client that is slow, stuck or
-//! hostile holds only its own thread. Threads that finish a connection wait a while
+//! Accepting connections and handing each to its protocol (`own.rs`, `uuidd.rs`): one
+//! thread per connection and a bound on how many, so that with the deadlines on every
+//! read and write (`conn.rs`) a client that is slow, stuck or hostile holds only its own
+//! thread. Threads that finish a connection wait a while
 //! for the next one instead of exiting ([`Pool`]): util-linux's protocol opens a
 //! connection per request, and starting a thread for each would cost more than the
 //! request.
 
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 use std::os::unix::net::{UnixListener, UnixStream};
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use uuidkit::NodeId;
-
-use crate::source::Source;
+use crate::shared::Shared;
 
 /// Which protocol a listener speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,32 +22,6 @@ pub enum Protocol {
     Own,
     /// util-linux uuidd's.
     Uuidd,
-}
-
-/// Limits on clients.
-#[derive(Clone, Copy, Debug)]
-pub struct Limits {
-    /// Connections served at once; more are refused.
-    pub max_connections: usize,
-    /// How long a connection may wait before starting a request.
-    pub idle_timeout: Duration,
-    /// How long a request may take to arrive once started, and a reply to be taken.
-    pub request_timeout: Duration,
-}
-
-/// What every connection thread shares.
-pub struct Shared {
-    pub source: Source,
-    pub node: NodeId,
-    pub state_path: String,
-    pub limits: Limits,
-    pub started: Instant,
-    pub shutting_down: AtomicBool,
-    pub active: AtomicUsize,
-    pub connections: AtomicU64,
-    pub leases: AtomicU64,
-    pub random: AtomicU64,
-    pub uuidd_requests: AtomicU64,
 }
 
 /// The stack of a connection thread: it holds a request of at most a few hundred bytes
@@ -82,7 +55,7 @@ pub fn accept_loop(listener: UnixListener, protocol: Protocol, shared: Arc<Share
         pool.run(Job {
             stream,
             protocol,
-            conn: Conn {
+            slot: Slot {
                 shared: Arc::clone(&shared),
             },
         });
@@ -94,14 +67,14 @@ struct Job {
     stream: UnixStream,
     protocol: Protocol,
     /// Counts the connection as active until the job is done.
-    conn: Conn,
+    slot: Slot,
 }
 
 impl Job {
     fn serve(self) {
         match self.protocol {
-            Protocol::Own => crate::own::serve(self.stream, &self.conn.shared),
-            Protocol::Uuidd => crate::uuidd::serve(self.stream, &self.conn.shared),
+            Protocol::Own => crate::own::serve(self.stream, &self.slot.shared),
+            Protocol::Uuidd => crate::uuidd::serve(self.stream, &self.slot.shared),
         }
     }
 }
@@ -179,11 +152,13 @@ fn worker(first: Job, rx: &Mutex<Receiver<Job>>, idle: &AtomicUsize) {
     }
 }
 
-struct Conn {
+/// One of the `max_connections` places, taken in [`accept_loop`] and given back when
+/// dropped, whichever way the connection ends.
+struct Slot {
     shared: Arc<Shared>,
 }
 
-impl Drop for Conn {
+impl Drop for Slot {
     fn drop(&mut self) {
         self.shared.active.fetch_sub(1, Ordering::AcqRel);
     }
@@ -200,77 +175,4 @@ fn refuse_busy(stream: UnixStream, protocol: Protocol) {
         };
         let _ = (&stream).write_all(&reply.encode());
     }
-}
-
-/// Why reading a request stopped.
-pub enum ReadStop {
-    /// The client closed the connection (or never sent anything) before a request began.
-    Closed,
-    /// An I/O error or a deadline passed.
-    Failed,
-}
-
-/// Fills `buf` from `s` before `deadline`. `first_wait` is how long to wait for the
-/// first byte when it differs from the deadline (an idle connection between requests).
-pub fn read_full(
-    s: &mut UnixStream,
-    buf: &mut [u8],
-    first_wait: Option<Duration>,
-    deadline_after_first: Duration,
-) -> Result<(), ReadStop> {
-    let mut got = 0;
-    let mut deadline = first_wait.map(|w| Instant::now() + w);
-    let mut fixed = deadline
-        .is_none()
-        .then(|| Instant::now() + deadline_after_first);
-    while got < buf.len() {
-        let until = deadline.or(fixed).unwrap_or_else(Instant::now);
-        let left = until.saturating_duration_since(Instant::now());
-        if left.is_zero() {
-            return Err(if got == 0 && first_wait.is_some() {
-                ReadStop::Closed
-            } else {
-                ReadStop::Failed
-            });
-        }
-        if s.set_read_timeout(Some(left)).is_err() {
-            return Err(ReadStop::Failed);
-        }
-        match s.read(&mut buf[got..]) {
-            Ok(0) => {
-                return Err(if got == 0 {
-                    ReadStop::Closed
-                } else {
-                    ReadStop::Failed
-                });
-            }
-            Ok(n) => {
-                if got == 0 && deadline.is_some() {
-                    // The request began: the rest must follow within the request timeout.
-                    deadline = None;
-                    fixed = Some(Instant::now() + deadline_after_first);
-                }
-                got += n;
-            }
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e)
-                if got == 0
-                    && first_wait.is_some()
-                    && matches!(
-                        e.kind(),
-                        io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
-                    ) =>
-            {
-                return Err(ReadStop::Closed);
-            }
-            Err(_) => return Err(ReadStop::Failed),
-        }
-    }
-    Ok(())
-}
-
-/// Writes a whole reply within the request timeout.
-pub fn write_reply(s: &mut UnixStream, bytes: &[u8], timeout: Duration) -> io::Result<()> {
-    s.set_write_timeout(Some(timeout))?;
-    s.write_all(bytes)
 }

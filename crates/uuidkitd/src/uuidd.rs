@@ -33,8 +33,9 @@ use uuidkit::store::{GeneratorKind, LeaseRequest};
 use uuidkit::time::{GregorianTimestamp, UnixTime};
 use uuidkit::{NodeId, Uuid};
 
+use crate::conn::{read_full, write_reply};
 use crate::platform::peer_uid;
-use crate::server::{Shared, read_full, write_reply};
+use crate::shared::Shared;
 
 /// `UUIDD_MAX_OP`.
 const MAX_OP: u8 = 5;
