@@ -1,8 +1,8 @@
 //! `uuidkit check`: validate every input, report each invalid one.
 
 use crate::args::CheckArgs;
+use crate::failure::{Failure, Status};
 use crate::input::{self, Item, parse_or_report};
-use crate::{Failure, Status};
 
 /// Checks every input; `Status::Invalid` if any was not a UUID.
 pub fn run(a: &CheckArgs) -> Result<Status, Failure> {

@@ -8,7 +8,7 @@ use uuidkit::generator::unix::V7Method;
 use uuidkit::layout::Layout;
 
 use crate::args::CollisionsArgs;
-use crate::{Failure, Status, usage_error};
+use crate::failure::{Failure, Status, usage_error};
 
 fn usage(message: impl std::fmt::Display) -> Failure {
     usage_error("collisions", ErrorKind::ArgumentConflict, message)

@@ -7,8 +7,8 @@ use uuidkit::text::{self, LineEnd};
 use uuidkit::{Case, Format, Uuid, Version};
 
 use crate::args::{ConvertArgs, ConvertTarget};
+use crate::failure::{Failure, Status};
 use crate::input::{self, Described, Input, Item, LineCursor, parse_or_report};
-use crate::{Failure, Status};
 
 /// The UUID in the target version; a UUID already of that version is returned as it is.
 fn convert(u: &Uuid, to: ConvertTarget) -> Result<Uuid, String> {
@@ -45,7 +45,7 @@ fn convert(u: &Uuid, to: ConvertTarget) -> Result<Uuid, String> {
 /// Reports an input that does not convert.
 fn refuse(status: &mut Status, input: &Input<'_>, why: &str) {
     *status = Status::Invalid;
-    crate::report(format_args!("cannot convert {}: {why}", Described(input)));
+    crate::stdio::report(format_args!("cannot convert {}: {why}", Described(input)));
 }
 
 /// Bytes of one output line.

@@ -10,7 +10,7 @@ use uuidkit::service::client::{ClientError, DaemonClient};
 use uuidkit::service::{DAEMON_ENV, default_socket_path};
 
 use crate::args::{DaemonAction, DaemonArgs, GenArgs};
-use crate::{Failure, Status};
+use crate::failure::{Failure, Status};
 
 /// Where a daemon's socket path came from, for messages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

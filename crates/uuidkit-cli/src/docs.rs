@@ -7,7 +7,7 @@ use std::path::Path;
 use clap::CommandFactory;
 
 use crate::args::{Cli, CompletionsArgs, ManArgs};
-use crate::{Failure, Status};
+use crate::failure::{Failure, Status};
 
 /// Prints the completion script for the shell asked for.
 pub fn completions(a: &CompletionsArgs, out: &mut impl Write) -> Result<Status, Failure> {

@@ -8,8 +8,8 @@ use uuidkit::text::LineEnd;
 use uuidkit::{Case, Format, Uuid, text};
 
 use crate::args::FormatArgs;
+use crate::failure::{Failure, Status, usage_error};
 use crate::input::{self, Item, parse_or_report};
-use crate::{Failure, Status, usage_error};
 
 /// Writes `u` in the chosen form, with its line end, into `line` (cleared first).
 fn encode(u: &Uuid, to: Result<(Format, Case), Encoding>, line: &mut Vec<u8>) {

@@ -14,7 +14,8 @@ use std::sync::atomic::{AtomicU8, Ordering};
 use uuidkit::encoding::Encoding;
 use uuidkit::{ParseError, Uuid, text};
 
-use crate::{Failure, stdio};
+use crate::failure::Failure;
+use crate::stdio;
 
 /// Bytes of a line kept: more than the longest UUID (45 bytes, the urn form), so that a
 /// line cut here is too long to be a UUID, and the parser, which looks at no byte past
@@ -129,7 +130,7 @@ impl fmt::Display for Fault<'_> {
 /// Reports an input that is not a UUID on standard error:
 /// `uuidkit: invalid UUID "xyz" (argument 2): at byte 0: expected ...`.
 pub fn report_invalid(input: &Input<'_>, err: &ParseError) {
-    crate::report(format_args!(
+    crate::stdio::report(format_args!(
         "invalid UUID {}: {}",
         Described(input),
         Fault {
@@ -163,7 +164,7 @@ fn from() -> Option<Encoding> {
 /// Reads a compact encoding, reporting the input when it is not one.
 fn decode_or_report(input: &Input<'_>, e: Encoding) -> Option<Uuid> {
     if !input.is_whole() {
-        crate::report(format_args!(
+        crate::stdio::report(format_args!(
             "invalid UUID {}: too long (a {e} UUID is {} bytes)",
             Described(input),
             e.len()
@@ -173,7 +174,7 @@ fn decode_or_report(input: &Input<'_>, e: Encoding) -> Option<Uuid> {
     match e.decode(input.bytes) {
         Ok(u) => Some(u),
         Err(err) => {
-            crate::report(format_args!("invalid UUID {}: {err}", Described(input)));
+            crate::stdio::report(format_args!("invalid UUID {}: {err}", Described(input)));
             None
         }
     }
@@ -197,7 +198,7 @@ pub fn parse_or_report(input: &Input<'_>) -> Option<Uuid> {
         }
         // KEEP is longer than any UUID: the first bytes of a longer line never parse.
         Ok(_) => {
-            crate::report(format_args!(
+            crate::stdio::report(format_args!(
                 "invalid UUID {}: too long (a UUID is 32, 36, 38 or 45 bytes)",
                 Described(input)
             ));

@@ -2,18 +2,22 @@
 //!
 //! Both outputs come from one list of fields ([`fields_of`]), so they always agree: JSON
 //! gets each field's machine value, the summary its readable text. Each field is written
-//! where it goes as it is listed, so that inspecting a line allocates nothing.
+//! where it goes as it is listed, so that inspecting a line allocates nothing. With
+//! `--layout`, the fields of a named layout's reading ([`layout_fields`]) take the place
+//! of the version's own time.
 
 use std::fmt::{self, Display};
 use std::io::{self, Write};
 
+use serde_json::Value;
 use uuidkit::inspect::Timestamp;
-use uuidkit::layout::{v2, v8};
+use uuidkit::layout::{self, Layout, LayoutError, hex_of, v2, v8};
 use uuidkit::{Case, Format, NodeId, Uuid, Variant, Version};
 
 use crate::args::InspectArgs;
+use crate::failure::{Failure, Status, usage_error};
 use crate::input::{self, Item, parse_or_report};
-use crate::{Failure, Status};
+use crate::stdio::report;
 
 /// A field's JSON value.
 enum Json<'a> {
@@ -382,6 +386,62 @@ impl<W: Write> Fields for Summary<'_, W> {
 /// reading of time, timestamp, sequence, random bits and machine ID.
 type LayoutFields = Vec<(&'static str, serde_json::Value, String)>;
 
+/// A JSON number when it fits a `u64`, else its decimal text.
+fn big(v: u128) -> Value {
+    u64::try_from(v).map_or_else(|_| Value::String(v.to_string()), Value::from)
+}
+
+/// The fields `inspect --layout` adds: `(key, JSON value, summary text)`.
+fn layout_fields(
+    u: &Uuid,
+    layout: Layout,
+    machine_id_bits: Option<u32>,
+) -> Result<LayoutFields, String> {
+    let d = layout::decode_as(u, layout)
+        .map_err(|e: LayoutError| format!("{u} cannot be read as layout {layout}: {e}"))?;
+    let mut f = vec![(
+        "layout",
+        Value::from(layout.name()),
+        layout.name().to_string(),
+    )];
+    if let (Some(time), Some(ts)) = (d.time_rfc3339(), d.timestamp) {
+        f.push(("time", Value::from(time.clone()), time));
+        f.push((
+            "timestamp",
+            big(ts),
+            format!("{ts} ({})", layout.timestamp_unit()),
+        ));
+    }
+    if let (Some(seq), Some(bits)) = (d.sequence, layout.sequence_bits()) {
+        f.push(("sequence", Value::from(seq), format!("{seq} ({bits} bits)")));
+    }
+    let (random, random_bits) = match machine_id_bits {
+        Some(bits) => {
+            let (id, rest, rest_bits) = d.machine_id(bits).ok_or_else(|| {
+                format!(
+                    "--machine-id-bits {bits}: layout {layout} has {} random bits; a machine \
+                     ID takes fewer",
+                    d.random_bits
+                )
+            })?;
+            f.push((
+                "machine_id",
+                Value::from(id),
+                format!("{id} (0x{id:x}, {bits} bits)"),
+            ));
+            (rest, rest_bits)
+        }
+        None => (d.random, d.random_bits),
+    };
+    let hex = hex_of(random, random_bits);
+    f.push((
+        "random",
+        Value::from(hex.clone()),
+        format!("{hex} ({random_bits} bits)"),
+    ));
+    Ok(f)
+}
+
 /// Every field of `u`; with a layout's fields, those replace the version's own time.
 fn all_fields(u: &Uuid, layout: Option<&LayoutFields>, f: &mut impl Fields) {
     let Some(extra) = layout else {
@@ -538,10 +598,10 @@ fn each_uuid<W: Write>(
     let mut one = |out: &mut W, u: &Uuid, status: &mut Status| -> io::Result<()> {
         let layout = match a.layout {
             None => None,
-            Some(layout) => match crate::layouts::inspect(u, layout, a.machine_id_bits) {
+            Some(layout) => match layout_fields(u, layout, a.machine_id_bits) {
                 Ok(extra) => Some(extra),
                 Err(e) => {
-                    crate::report(format_args!("{e}"));
+                    report(format_args!("{e}"));
                     *status = Status::Invalid;
                     None
                 }
@@ -574,7 +634,7 @@ fn run_table<W: Write>(a: &InspectArgs, out: &mut W) -> Result<Status, Failure> 
         .find(|c| !TABLE_COLUMNS.iter().any(|(k, _)| k == c))
     {
         let known: Vec<&str> = TABLE_COLUMNS.iter().map(|(k, _)| *k).collect();
-        return Err(crate::usage_error(
+        return Err(usage_error(
             "inspect",
             clap::error::ErrorKind::InvalidValue,
             format!(

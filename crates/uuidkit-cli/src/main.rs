@@ -13,11 +13,11 @@ mod collisions;
 mod convert;
 mod daemon;
 mod docs;
+mod failure;
 mod format;
 mod generate;
 mod input;
 mod inspect;
-mod layouts;
 mod platform;
 mod state;
 mod stdio;
@@ -25,67 +25,14 @@ mod stdio;
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 
-use clap::{CommandFactory, Parser};
+use clap::Parser;
 
 use args::{Cli, Command};
+use failure::{Failure, Status};
+use stdio::report;
 
 /// Size of the one buffer between the commands and standard output.
 const STDOUT_BUFFER: usize = 64 * 1024;
-
-/// Why a command stopped early.
-#[derive(Debug)]
-pub enum Failure {
-    /// A usage error, formatted by clap; exits 2.
-    Usage(Box<clap::Error>),
-    /// A failure to report as `uuidkit: MESSAGE`; exits 1.
-    Message(String),
-    /// Writing standard output failed (reading standard input is a `Message`).
-    Io(io::Error),
-}
-
-impl From<io::Error> for Failure {
-    fn from(e: io::Error) -> Failure {
-        Failure::Io(e)
-    }
-}
-
-/// How a command that ran to its end went.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Status {
-    /// Every input was fine.
-    Ok,
-    /// At least one input was invalid and has been reported on standard error; exits 1.
-    Invalid,
-}
-
-impl Status {
-    /// `self`, or `Invalid` when `ok` is false.
-    pub fn and(self, ok: bool) -> Status {
-        if ok { self } else { Status::Invalid }
-    }
-}
-
-/// A usage error for the subcommand `name`, formatted as clap formats its own (with the
-/// subcommand's usage line), so that it exits 2.
-pub fn usage_error(
-    name: &str,
-    kind: clap::error::ErrorKind,
-    message: impl std::fmt::Display,
-) -> Failure {
-    let mut cmd = Cli::command();
-    cmd.build();
-    let err = match cmd.find_subcommand_mut(name) {
-        Some(sub) => sub.error(kind, message),
-        None => cmd.error(kind, message),
-    };
-    Failure::Usage(Box::new(err))
-}
-
-/// Writes `uuidkit: MESSAGE` to standard error (buffered: see [`stdio`]). A closed
-/// standard error is ignored: there is nowhere left to report to.
-pub fn report(message: std::fmt::Arguments<'_>) {
-    stdio::report(message);
-}
 
 fn run(cli: Cli, out: &mut impl Write) -> Result<Status, Failure> {
     match cli.command {

@@ -15,7 +15,7 @@ use uuidkit::store::{
 use uuidkit::time::{GregorianTimestamp, UnixTime};
 
 use crate::args::{StateAction, StateArgs};
-use crate::{Failure, Status};
+use crate::failure::{Failure, Status};
 
 /// The environment variable naming the state file (the library's process-wide
 /// generators read the same one).
@@ -178,7 +178,7 @@ fn newer_format(w: &StoreWarning, written: u64) -> Failure {
 /// Prints `uuidkit: warning: MESSAGE` at once: a run of `gen` can last long, and a
 /// warning about its state belongs on the terminal while it runs, not at its end.
 fn warn(message: fmt::Arguments<'_>) {
-    crate::report(format_args!("warning: {message}"));
+    crate::stdio::report(format_args!("warning: {message}"));
     crate::stdio::flush_errors();
 }
 
@@ -289,7 +289,7 @@ fn check(path: &Path) -> Result<Status, Failure> {
         None => Ok(Status::Ok),
         Some(w) => {
             // The warning says what the next gen does about it, too.
-            crate::report(format_args!("{w}"));
+            crate::stdio::report(format_args!("{w}"));
             Ok(Status::Invalid)
         }
     }
