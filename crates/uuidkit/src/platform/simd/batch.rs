@@ -1,9 +1,11 @@
-//! Batch entry points of the codec ([`text::encode_lines`], [`text::parse_lines`]):
-//! dispatch once a call to the level's batch kernels (in `x86::batch`), whose loops have
-//! the per-UUID kernels inlined; elsewhere the scalar reference, one UUID at a time.
+//! Batch entry points of the codec (what the public `encode_lines` and `parse_lines` of
+//! the text module run): dispatch once a call to the level's batch kernels (in
+//! `x86::batch`), whose loops have the per-UUID kernels inlined; elsewhere the scalar
+//! reference, one UUID at a time.
 
 use crate::Uuid;
-use crate::text::{self, Case, Format, LineEnd};
+use crate::text::form::{Case, Format, LineEnd};
+use crate::text::scalar;
 
 #[cfg(target_arch = "x86_64")]
 use super::x86;
@@ -145,7 +147,7 @@ unsafe fn parse_lines_at(level: Level, text: &[u8], out: &mut [Uuid]) -> (usize,
 }
 
 /// The reference of [`parse_lines`]: each line found with a plain search, its line end
-/// removed, and parsed with [`text::parse_scalar`].
+/// removed, and parsed with [`scalar::parse_scalar`].
 fn parse_lines_scalar(text: &[u8], out: &mut [Uuid]) -> (usize, usize) {
     let mut pos = 0;
     let mut done = 0;
@@ -158,7 +160,7 @@ fn parse_lines_scalar(text: &[u8], out: &mut [Uuid]) -> (usize, usize) {
             [line @ .., b'\r'] => line,
             line => line,
         };
-        match text::parse_scalar(line) {
+        match scalar::parse_scalar(line) {
             Ok(u) => {
                 *slot = u;
                 pos += end + 1;
@@ -281,7 +283,7 @@ mod tests {
                 }
                 let body = &line[..line.len() - 1];
                 let body = body.strip_suffix(b"\r").unwrap_or(body);
-                match text::parse_scalar(body) {
+                match scalar::parse_scalar(body) {
                     Ok(u) => { expected.push(u); taken += line.len(); }
                     Err(_) => break,
                 }

@@ -1,17 +1,19 @@
 //! Text codec entry points: dispatch to a vector implementation where the CPU has one,
-//! otherwise to the scalar reference in [`crate::text`].
+//! otherwise to the scalar reference ([`scalar`]). This sits below the public `text`
+//! module, which calls it: it uses only the pieces `text` is made of (the forms, the
+//! error and the scalar codec), never `text`'s entry points.
 //!
 //! # Design
 //! - **Parsing.** A vector kernel handles only the case that matters for speed: input that
 //!   is exactly a valid UUID in one of the four forms. It picks the form from the length
 //!   (32, 36, 38 or 45 are the only lengths that can be valid), checks every byte and
 //!   decodes, and answers `None` for anything else. Then the scalar
-//!   [`parse_scalar`](text::parse_scalar) runs and computes the error, so errors (index,
+//!   [`parse_scalar`](scalar::parse_scalar) runs and computes the error, so errors (index,
 //!   expected, found, length) are the scalar parser's by construction, and the only way a
 //!   kernel could disagree with it is by accepting something invalid: that is what the
 //!   differential tests below and `fuzz/fuzz_targets/codec_differential.rs` look for.
-//! - **Formatting.** The encoders must equal [`text::encode_hyphenated`] and
-//!   [`text::encode_simple`] byte for byte; tested the same way.
+//! - **Formatting.** The encoders must equal [`scalar::encode_hyphenated`] and
+//!   [`scalar::encode_simple`] byte for byte; tested the same way.
 //! - **Levels.** On x86-64: SSE2 (the baseline, so always there), SSSE3 and AVX2, chosen
 //!   once at run time with `is_x86_feature_detected!` and cached in an atomic (one relaxed
 //!   load per call); when the crate is compiled with AVX2 enabled (`-C target-cpu=native`)
@@ -30,7 +32,9 @@
 //!   compile time; see that module.
 
 use crate::Uuid;
-use crate::text::{self, Case, Format, ParseError};
+use crate::text::error::ParseError;
+use crate::text::form::{Case, Format};
+use crate::text::scalar;
 
 #[cfg(target_arch = "x86_64")]
 mod x86;
@@ -48,7 +52,7 @@ mod tests;
     allow(dead_code)
 )]
 enum Level {
-    /// The `const fn` reference in [`crate::text`]. Only the tests name it: the entry
+    /// The `const fn` reference in [`scalar`]. Only the tests name it: the entry
     /// points call the scalar code directly where no kernel applies.
     #[cfg_attr(not(test), allow(dead_code))]
     Scalar,
@@ -132,10 +136,10 @@ fn level() -> Level {
 #[inline(never)]
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 fn parse_slow(s: &[u8]) -> Result<Uuid, ParseError> {
-    text::parse_scalar(s)
+    scalar::parse_scalar(s)
 }
 
-/// Parses any of the four forms; returns exactly what [`text::parse_scalar`] returns.
+/// Parses any of the four forms; returns exactly what [`scalar::parse_scalar`] returns.
 #[inline]
 pub(crate) fn parse(s: &[u8]) -> Result<Uuid, ParseError> {
     #[cfg(all(target_arch = "x86_64", not(miri)))]
@@ -145,11 +149,11 @@ pub(crate) fn parse(s: &[u8]) -> Result<Uuid, ParseError> {
     }
     #[cfg(not(all(target_arch = "x86_64", not(miri))))]
     {
-        text::parse_scalar(s)
+        scalar::parse_scalar(s)
     }
 }
 
-/// The 36-byte hyphenated form; equal to [`text::encode_hyphenated`]. (The library
+/// The 36-byte hyphenated form; equal to [`scalar::encode_hyphenated`]. (The library
 /// formats through [`encode_str`]; the tests check this entry point's dispatch too.)
 #[cfg(test)]
 #[inline]
@@ -161,11 +165,11 @@ pub(crate) fn encode_hyphenated(b: &[u8; 16], case: Case) -> [u8; 36] {
     }
     #[cfg(not(all(target_arch = "x86_64", not(miri))))]
     {
-        text::encode_hyphenated(b, case)
+        scalar::encode_hyphenated(b, case)
     }
 }
 
-/// The 32-byte simple form; equal to [`text::encode_simple`].
+/// The 32-byte simple form; equal to [`scalar::encode_simple`].
 #[cfg(test)]
 #[inline]
 pub(crate) fn encode_simple(b: &[u8; 16], case: Case) -> [u8; 32] {
@@ -176,13 +180,13 @@ pub(crate) fn encode_simple(b: &[u8; 16], case: Case) -> [u8; 32] {
     }
     #[cfg(not(all(target_arch = "x86_64", not(miri))))]
     {
-        text::encode_simple(b, case)
+        scalar::encode_simple(b, case)
     }
 }
 
 /// Writes `bytes` in `format` and `case` into the front of `buf` and returns that part as
-/// a `&str`, exactly as [`text::encode`] does, but without its UTF-8 check (which costs
-/// more than the encoding itself): what is written is ASCII by construction.
+/// a `&str` (what the public `encode` of the text module runs), without a UTF-8 check
+/// (which costs more than the encoding itself): what is written is ASCII by construction.
 ///
 /// Always inlined, so that where `format` and `case` are known at the call site (the
 /// common `u.encode(Format::Hyphenated, Case::Lower, &mut buf)`) all that is left is the
@@ -218,7 +222,7 @@ pub(crate) fn encode_str<'b>(
 /// that each kernel instance is compiled for one form.
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 mod form {
-    use crate::text::Format;
+    use crate::text::form::Format;
 
     pub(super) const HYPHENATED: u8 = Format::Hyphenated as u8;
     pub(super) const SIMPLE: u8 = Format::Simple as u8;
@@ -241,16 +245,16 @@ mod form {
 #[cfg_attr(all(target_arch = "x86_64", not(miri), not(test)), allow(dead_code))]
 fn encode_scalar(bytes: &[u8; 16], format: Format, case: Case, buf: &mut [u8; Format::MAX_LEN]) {
     match format {
-        Format::Hyphenated => buf[..36].copy_from_slice(&text::encode_hyphenated(bytes, case)),
-        Format::Simple => buf[..32].copy_from_slice(&text::encode_simple(bytes, case)),
+        Format::Hyphenated => buf[..36].copy_from_slice(&scalar::encode_hyphenated(bytes, case)),
+        Format::Simple => buf[..32].copy_from_slice(&scalar::encode_simple(bytes, case)),
         Format::Braced => {
             buf[0] = b'{';
-            buf[1..37].copy_from_slice(&text::encode_hyphenated(bytes, case));
+            buf[1..37].copy_from_slice(&scalar::encode_hyphenated(bytes, case));
             buf[37] = b'}';
         }
         Format::Urn => {
             buf[..9].copy_from_slice(b"urn:uuid:");
-            buf[9..45].copy_from_slice(&text::encode_hyphenated(bytes, case));
+            buf[9..45].copy_from_slice(&scalar::encode_hyphenated(bytes, case));
         }
     }
 }
@@ -288,7 +292,7 @@ unsafe fn parse_other(level: Level, s: &[u8]) -> Result<Uuid, ParseError> {
             Level::Avx2 => x86::avx2::parse(s),
             Level::Ssse3 => x86::ssse3::parse(s),
             Level::Sse2 => x86::sse2::parse(s),
-            Level::Scalar => text::parse_scalar(s),
+            Level::Scalar => scalar::parse_scalar(s),
         }
     }
 }
@@ -306,7 +310,7 @@ unsafe fn encode_hyphenated_at(level: Level, b: &[u8; 16], case: Case) -> [u8; 3
             Level::Avx2 => x86::avx2::encode_hyphenated(b, case),
             Level::Ssse3 => x86::ssse3::encode_hyphenated(b, case),
             Level::Sse2 => x86::sse2::encode_hyphenated(b, case),
-            Level::Scalar => text::encode_hyphenated(b, case),
+            Level::Scalar => scalar::encode_hyphenated(b, case),
         }
     }
 }
@@ -324,7 +328,7 @@ unsafe fn encode_simple_at(level: Level, b: &[u8; 16], case: Case) -> [u8; 32] {
             Level::Avx2 => x86::avx2::encode_simple(b, case),
             Level::Ssse3 => x86::ssse3::encode_simple(b, case),
             Level::Sse2 => x86::sse2::encode_simple(b, case),
-            Level::Scalar => text::encode_simple(b, case),
+            Level::Scalar => scalar::encode_simple(b, case),
         }
     }
 }
@@ -419,7 +423,7 @@ impl Level {
         // SAFETY: checked just above that the CPU supports `self`.
         return Some(unsafe { parse_at(self, s) });
         #[cfg(not(target_arch = "x86_64"))]
-        return Some(text::parse_scalar(s));
+        return Some(scalar::parse_scalar(s));
     }
 
     /// The kernel's own answer, before any scalar fallback: `Some(None)` when it declined.
@@ -452,7 +456,7 @@ impl Level {
         // SAFETY: checked just above that the CPU supports `self`.
         return Some(unsafe { encode_hyphenated_at(self, b, case) });
         #[cfg(not(target_arch = "x86_64"))]
-        return Some(text::encode_hyphenated(b, case));
+        return Some(scalar::encode_hyphenated(b, case));
     }
 
     fn encode_simple(self, b: &[u8; 16], case: Case) -> Option<[u8; 32]> {
@@ -463,7 +467,7 @@ impl Level {
         // SAFETY: checked just above that the CPU supports `self`.
         return Some(unsafe { encode_simple_at(self, b, case) });
         #[cfg(not(target_arch = "x86_64"))]
-        return Some(text::encode_simple(b, case));
+        return Some(scalar::encode_simple(b, case));
     }
 
     /// `format` written into a 45-byte buffer pre-filled with `fill`; the length written.

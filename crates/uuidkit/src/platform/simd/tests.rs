@@ -7,7 +7,8 @@ use proptest::prelude::*;
 
 use super::Level;
 use crate::Uuid;
-use crate::text::{self, Case, Format, parse_scalar};
+use crate::text::form::{Case, Format};
+use crate::text::scalar::{self, parse_scalar};
 
 const FORMS: [Format; 4] = [
     Format::Hyphenated,
@@ -54,8 +55,8 @@ fn same_parse(s: &[u8]) -> Result<(), TestCaseError> {
 /// Both encoders give the scalar bytes on every level and through the dispatcher.
 fn same_encode(b: &[u8; 16]) -> Result<(), TestCaseError> {
     for case in [Case::Lower, Case::Upper] {
-        let hyphenated = text::encode_hyphenated(b, case);
-        let simple = text::encode_simple(b, case);
+        let hyphenated = scalar::encode_hyphenated(b, case);
+        let simple = scalar::encode_simple(b, case);
         for level in Level::ALL {
             if let Some(got) = level.encode_hyphenated(b, case) {
                 prop_assert_eq!(show(&got), show(&hyphenated), "{:?} {:?}", level, case);
@@ -66,10 +67,9 @@ fn same_encode(b: &[u8; 16]) -> Result<(), TestCaseError> {
         }
         prop_assert_eq!(super::encode_hyphenated(b, case), hyphenated);
         prop_assert_eq!(super::encode_simple(b, case), simple);
-        // Every form into a buffer, whatever was in it before, against `text::encode`.
+        // Every form into a buffer, whatever was in it before, against the scalar reference.
         for format in FORMS {
-            let mut want_buf = [0u8; Format::MAX_LEN];
-            let want = text::encode(&Uuid::from_bytes(*b), format, case, &mut want_buf).to_owned();
+            let want = scalar_text(b, format, case);
             for fill in [0x00, b'x', 0xff] {
                 for level in Level::ALL {
                     if let Some((buf, len)) = level.encode(b, format, case, fill) {
@@ -105,7 +105,7 @@ fn mix_case(s: &mut [u8], mask: u64) {
 /// `bytes` as `form`: hex digits in the case given by `digit_mask`, the URN prefix in the
 /// case given by `prefix_mask` (one bit per byte).
 fn text_of(bytes: &[u8; 16], form: Format, digit_mask: u64, prefix_mask: u64) -> Vec<u8> {
-    let mut hyphenated = text::encode_hyphenated(bytes, Case::Lower).to_vec();
+    let mut hyphenated = scalar::encode_hyphenated(bytes, Case::Lower).to_vec();
     mix_case(&mut hyphenated, digit_mask);
     match form {
         Format::Hyphenated => hyphenated,
@@ -117,6 +117,20 @@ fn text_of(bytes: &[u8; 16], form: Format, digit_mask: u64, prefix_mask: u64) ->
             [prefix, hyphenated].concat()
         }
     }
+}
+
+/// `bytes` as `format` in `case`, put together from the scalar encoders: what every level
+/// and the dispatcher must write.
+fn scalar_text(bytes: &[u8; 16], format: Format, case: Case) -> String {
+    let hyphenated = scalar::encode_hyphenated(bytes, case);
+    let text = match format {
+        Format::Hyphenated => hyphenated.to_vec(),
+        Format::Simple => scalar::encode_simple(bytes, case).to_vec(),
+        Format::Braced => [&b"{"[..], &hyphenated, b"}"].concat(),
+        Format::Urn => [&b"urn:uuid:"[..], &hyphenated].concat(),
+    };
+    // Cannot fail: the scalar encoders write ASCII hex digits and hyphens.
+    String::from_utf8(text).unwrap()
 }
 
 fn form() -> impl Strategy<Value = Format> {

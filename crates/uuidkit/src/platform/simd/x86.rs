@@ -25,7 +25,8 @@
 use core::arch::x86_64::*;
 
 use crate::Uuid;
-use crate::text::{Case, Format, ParseError};
+use crate::text::error::ParseError;
+use crate::text::form::{Case, Format};
 
 pub(super) mod batch;
 
@@ -303,7 +304,7 @@ unsafe fn encode_forms<K: Kernel, const FORM: u8, const UPPER: bool>(
                 buf[37] = b'}';
             }
             Format::Urn => {
-                // The prefix is always lowercase, as in `text::encode`.
+                // The prefix is always lowercase, as the scalar reference writes it.
                 *sub_mut::<0, 9, 45>(buf) = *b"urn:uuid:";
                 K::write_hyphenated(bytes, case, sub_mut::<9, 36, 45>(buf));
             }
@@ -349,7 +350,7 @@ macro_rules! entry_points {
                 unsafe { parse_forms::<$kernel>(s) }
             }
 
-            /// Parses; exactly what `text::parse_scalar` returns.
+            /// Parses; exactly what `scalar::parse_scalar` returns.
             #[target_feature(enable = $feature)]
             pub(crate) unsafe fn parse(s: &[u8]) -> Result<Uuid, ParseError> {
                 // SAFETY: this function's caller guarantees the target feature.

@@ -10,7 +10,7 @@
 
 use super::{Kernel, parse_forms, sub, sub_mut};
 use crate::Uuid;
-use crate::text::Case;
+use crate::text::form::Case;
 
 /// The line end `end` (one or two bytes: `LINE - TEXT`) after the text of a line.
 #[inline(always)]
@@ -95,7 +95,8 @@ pub(super) unsafe fn braced<K: Kernel, const UPPER: bool, const LINE: usize>(
     }
 }
 
-/// The URN form (prefix always lowercase, as `text::encode` writes it), then the line end.
+/// The URN form (prefix always lowercase, as the scalar reference writes it), then the
+/// line end.
 ///
 /// # Safety
 /// The CPU supports `K`'s level.
