@@ -1,0 +1,49 @@
+//! Time: instants, the timestamp scales UUIDs use, RFC 3339 text, and the [`Clock`] trait.
+//!
+//! Three scales appear in RFC 9562:
+//! - [`GregorianTimestamp`]: 60-bit count of 100 ns intervals since 1582-10-15 00:00 UTC
+//!   (v1, v2, v6);
+//! - Unix milliseconds, 48 bits (v7);
+//! - Unix 10 ns steps, 60 bits (the time-based v8 example of Appendix B.1).
+//!
+//! All of them convert through [`UnixTime`], a signed instant with nanosecond resolution
+//! that also reaches back to 1582.
+//!
+//! Without the `std` feature everything here but the operating system's clock is there:
+//! `UnixTime::now`, the `SystemTime` conversions and `SystemClock` need `std`.
+
+mod calendar;
+mod clock;
+mod error;
+mod fields;
+mod instant;
+mod rfc3339;
+
+#[cfg(feature = "std")]
+pub use clock::SystemClock;
+pub use clock::{Clock, FnClock};
+pub use error::TimeError;
+pub use fields::{GREGORIAN_UNIX_OFFSET, GregorianTimestamp, unix_10ns_60, unix_millis_48};
+pub use instant::UnixTime;
+pub use rfc3339::Rfc3339;
+
+/// Instants for the property tests of every file here: the whole range, its ends, and
+/// the years around 0000 and 9999.
+#[cfg(test)]
+fn any_instant() -> impl proptest::strategy::Strategy<Value = UnixTime> {
+    use proptest::prelude::*;
+    prop_oneof![
+        // The whole range...
+        (any::<i64>(), 0..1_000_000_000u32).prop_map(|(s, n)| UnixTime::new(s, n)),
+        // ...its ends...
+        (0..100_000_000_000i64, 0..1_000_000_000u32)
+            .prop_map(|(s, n)| UnixTime::new(i64::MAX - s, n)),
+        (0..100_000_000_000i64, 0..1_000_000_000u32)
+            .prop_map(|(s, n)| UnixTime::new(i64::MIN + s, n)),
+        // ...and the years around 0000 and 9999, where the form of the year changes.
+        (-63_000_000_000i64..-61_000_000_000, 0..1_000_000_000u32)
+            .prop_map(|(s, n)| UnixTime::new(s, n)),
+        (252_000_000_000i64..254_000_000_000, 0..1_000_000_000u32)
+            .prop_map(|(s, n)| UnixTime::new(s, n)),
+    ]
+}
