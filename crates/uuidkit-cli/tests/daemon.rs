@@ -5,14 +5,16 @@
 //! `CARGO_BIN_EXE_uuidkitd`; it is looked for beside the uuidkit binary, where
 //! `cargo test --workspace` (or `cargo build -p uuidkitd`) puts it.
 
+mod state_common;
+
 use std::collections::HashSet;
 use std::io::{BufRead, BufReader, Read};
-use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use state_common::wait_listening;
 use uuidkit::Uuid;
 use uuidkit::generator::gregorian::GregorianGenerator;
 use uuidkit::generator::unix::{UnixGenerator, V7Method};
@@ -77,15 +79,7 @@ impl Daemon {
             .spawn()
             .expect("start uuidkitd");
         let mut d = Daemon { child, socket };
-        // Waits for the socket, not for a time: a slow machine only waits longer.
-        let deadline = Instant::now() + Duration::from_secs(30);
-        while UnixStream::connect(&d.socket).is_err() {
-            if let Ok(Some(st)) = d.child.try_wait() {
-                panic!("uuidkitd exited before listening: {st}");
-            }
-            assert!(Instant::now() < deadline, "uuidkitd is not listening");
-            std::thread::sleep(Duration::from_millis(10));
-        }
+        wait_listening(&mut d.child, &[&d.socket], Duration::from_secs(30));
         d
     }
 

@@ -24,9 +24,9 @@ use std::io::{BufReader, Read, Write};
 use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use state_common::{TempDir, libfaketime, read_lines, read_rest};
+use state_common::{TempDir, libfaketime, read_lines, read_rest, wait_listening};
 use uuidkit::Uuid;
 
 /// The nodes of the `gen v1` and `gen v6` clients: fixed, so that each run goes on from
@@ -190,15 +190,11 @@ impl Daemon {
             socket,
             uuidd,
         };
-        // Waits for the sockets, not for a time: a slow machine only waits longer.
-        let deadline = Instant::now() + Duration::from_secs(60);
-        while UnixStream::connect(&d.socket).is_err() || UnixStream::connect(&d.uuidd).is_err() {
-            if let Ok(Some(st)) = d.child.try_wait() {
-                panic!("uuidkitd exited before listening: {st}");
-            }
-            assert!(Instant::now() < deadline, "uuidkitd is not listening");
-            std::thread::sleep(Duration::from_millis(10));
-        }
+        wait_listening(
+            &mut d.child,
+            &[&d.socket, &d.uuidd],
+            Duration::from_secs(60),
+        );
         d
     }
 

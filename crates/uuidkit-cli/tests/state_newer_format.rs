@@ -19,6 +19,7 @@ use std::process::{Command, Output};
 use std::time::{Duration, Instant, SystemTime};
 
 use state_common::{TempDir, gen_cmd, gen_ok, read_lines, read_rest, run, spawn, stderr, uuidkit};
+use uuidkit::layout::Layout;
 
 /// The version the newer files name.
 const NEWER: u32 = 9;
@@ -132,16 +133,11 @@ fn gen_variants() -> Vec<Vec<&'static str>> {
         vec!["v7", "--machine-id", "42", "--machine-id-bits", "10"],
         vec!["v8"],
     ];
-    for layout in [
-        "draft-v7-ms",
-        "draft-v7-us",
-        "draft-v7-ns",
-        "draft-v8-32",
-        "draft-v8-48",
-        "draft-v8-60",
-        "draft-v8-64",
-    ] {
-        v.push(vec!["v8", "--layout", layout]);
+    // Every draft layout the library has, so that a new one is covered too.
+    for layout in Layout::ALL {
+        if matches!(layout, Layout::DraftV7(_) | Layout::DraftV8(_)) {
+            v.push(vec!["v8", "--layout", layout.name()]);
+        }
     }
     v
 }

@@ -8,6 +8,7 @@ use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdout, Command, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
 use uuidkit::Uuid;
 
@@ -210,5 +211,22 @@ impl Rng {
     /// A number in `0..n`.
     pub fn below(&mut self, n: u64) -> u64 {
         self.next() % n
+    }
+}
+
+/// Waits until `child` (a uuidkitd) accepts connections on every one of `sockets`: for
+/// the sockets, not for a time, so a slow machine only waits longer. Fails if the daemon
+/// exits first, or is still not listening after `limit`.
+pub fn wait_listening(child: &mut Child, sockets: &[&Path], limit: Duration) {
+    let deadline = Instant::now() + limit;
+    while sockets
+        .iter()
+        .any(|s| std::os::unix::net::UnixStream::connect(s).is_err())
+    {
+        if let Ok(Some(st)) = child.try_wait() {
+            panic!("uuidkitd exited before listening: {st}");
+        }
+        assert!(Instant::now() < deadline, "uuidkitd is not listening");
+        std::thread::sleep(Duration::from_millis(10));
     }
 }
