@@ -30,7 +30,7 @@ use std::time::{Duration, Instant};
 
 use uuidkit::service::protocol::{KindLead, MAX_STATUS_LEADS, max_lease_len};
 use uuidkit::store::GeneratorKind;
-use uuidkit::time::{GregorianTimestamp, UnixTime};
+use uuidkit::time::UnixTime;
 
 /// The default bound: 10 s of the kind's time.
 pub const DEFAULT_BOUND: Duration = Duration::from_secs(10);
@@ -44,13 +44,7 @@ const NANOS: u128 = 1_000_000_000;
 
 /// The position of `kind` that the daemon's clock reads now.
 pub fn clock_position(kind: GeneratorKind) -> u128 {
-    let now = UnixTime::now();
-    match kind {
-        GeneratorKind::Gregorian(_) => GregorianTimestamp::from_unix_clamped(now).ticks().into(),
-        GeneratorKind::V7 => u128::from(now.millis_since_epoch()) << 42,
-        GeneratorKind::V8 => u128::from(now.nanos_since_epoch() / 10) << 30,
-        GeneratorKind::Draft(_) => kind.clock_position(now),
-    }
+    kind.clock_position(UnixTime::now())
 }
 
 /// One second of `kind`'s positions: the longest lease.
