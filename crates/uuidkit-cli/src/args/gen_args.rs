@@ -36,20 +36,9 @@ VERSION is one of:
 
 A flag that does not apply to the chosen version is a usage error.";
 
+/// The sections of `gen --help` after FLAGS BY VERSION, which the table makes (see
+/// `gen_flags`).
 pub(super) const GEN_AFTER_LONG_HELP: &str = "\
-FLAGS BY VERSION:
-  v1       --time, --clock-seq, --node, --state, --daemon, --shards
-  v6       --time, --clock-seq, --node, --state, --daemon
-  v2       --domain, --local-id, --time, --clock-seq, --node, --state, --daemon
-  v3, v5   --namespace, --name | --name-hex | --name-file (both required)
-  v4       --daemon
-  v7       --time, --method, --machine-id, --machine-id-bits, --state, --daemon
-  v8       --layout; --namespace and --name | --name-hex | --name-file (b2);
-           --time, --state, --daemon (b1 and the draft layouts);
-           --machine-id, --machine-id-bits (draft layouts);
-           --custom-a, --custom-b, --custom-c (raw fields)
-  all      --count, --format, --upper, --no-state
-
 LAYOUTS:
   b1           60-bit Unix 10 ns steps, 30-bit counter, 32 random bits
   b2           SHA-256 name-based
@@ -213,45 +202,45 @@ pub struct GenArgs {
     #[arg(long)]
     pub upper: bool,
 
-    /// Namespace for v3, v5 and v8: @dns, @url, @oid, @x500 or a UUID
+    /// Namespace of a name-based UUID: @dns, @url, @oid, @x500 or a UUID
     #[arg(
         long,
         value_name = "NS",
         value_parser = parse_namespace,
-        long_help = "Namespace of a name-based UUID (v3, v5, v8): @dns, @url, @oid or @x500\n\
-                     for the namespaces of RFC 9562 §6.6, or any UUID in an accepted form."
+        long_help = "Namespace of a name-based UUID: @dns, @url, @oid or @x500 for the\n\
+                     namespaces of RFC 9562 §6.6, or any UUID in an accepted form."
     )]
     pub namespace: Option<Uuid>,
 
-    /// Name for v3, v5 and v8, hashed as its UTF-8 bytes
+    /// Name of a name-based UUID, hashed as its UTF-8 bytes
     #[arg(long, value_name = "NAME", conflicts_with_all = ["name_hex", "name_file"])]
     pub name: Option<String>,
 
-    /// Name for v3, v5 and v8 as bytes in hex (for names that are not text)
+    /// Name as bytes in hex (for names that are not text)
     #[arg(
         long,
         value_name = "HEX",
         value_parser = parse_name_hex,
         conflicts_with = "name_file",
-        long_help = "The name of a name-based UUID (v3, v5, v8) as its bytes in hex: an even\n\
-                     number of hex digits, either case, optionally after 0x (an empty name\n\
-                     is '' or 0x). For names that are bytes rather than text, such as an\n\
-                     ASN.1 DER OID or a binary key. Instead of --name or --name-file."
+        long_help = "The name of a name-based UUID as its bytes in hex: an even number of\n\
+                     hex digits, either case, optionally after 0x (an empty name is '' or\n\
+                     0x). For names that are bytes rather than text, such as an ASN.1 DER\n\
+                     OID or a binary key. Instead of --name or --name-file."
     )]
     pub name_hex: Option<NameBytes>,
 
-    /// Name for v3, v5 and v8: the bytes of this file ('-': standard input)
+    /// Name: the bytes of this file ('-': standard input)
     #[arg(
         long,
         value_name = "PATH",
         value_parser = clap::value_parser!(PathBuf),
-        long_help = "The name of a name-based UUID (v3, v5, v8): every byte of the file PATH,\n\
-                     as it is (no line end stripped), or of standard input for '-'. At most\n\
+        long_help = "The name of a name-based UUID: every byte of the file PATH, as it is\n\
+                     (no line end stripped), or of standard input for '-'. At most\n\
                      16 MiB. Instead of --name or --name-hex."
     )]
     pub name_file: Option<PathBuf>,
 
-    /// v8 layout: b1, b2, draft-v7-ms/-us/-ns, draft-v8-32/-48/-60/-64
+    /// Layout: b1, b2, draft-v7-ms/-us/-ns, draft-v8-32/-48/-60/-64
     #[arg(
         long,
         value_name = "NAME",
@@ -260,18 +249,17 @@ pub struct GenArgs {
     )]
     pub layout: Option<Layout>,
 
-    /// Machine ID in the first random bits after the counter (v7, draft layouts): N or hash
+    /// Machine ID in the first random bits after the counter: N or hash
     #[arg(
         long,
         value_name = "ID",
         value_parser = parse_machine_id,
-        long_help = "A machine ID in the first random bits right after the timestamp and\n\
-                     counter (the 2021 draft's Distributed UUID Generation), for gen v7\n\
-                     (methods counter and precision: in rand_b's last 32 bits) and gen v8\n\
-                     --layout draft-*: a number, decimal or 0x hex, with --machine-id-bits B;\n\
-                     or 'hash': the first B bits (default 16) of SHA-256 over a label, the\n\
-                     host name, MAC and IP addresses (never a MAC address itself). At least\n\
-                     one random bit must stay: B is at most 31 for v7, and the layout's\n\
+        long_help = "A machine ID in the first random bits right after the timestamp and counter\n\
+                     (the 2021 draft's Distributed UUID Generation; in gen v7, methods counter and\n\
+                     precision, rand_b's last 32 bits): a number, decimal or 0x hex, with\n\
+                     --machine-id-bits B; or 'hash': the first B bits (default 16) of SHA-256 over\n\
+                     a label, the host name, MAC and IP addresses (never a MAC address itself). At\n\
+                     least one random bit must stay: B is at most 31 for v7, and the layout's\n\
                      random width less one for the draft layouts."
     )]
     pub machine_id: Option<MachineIdArg>,
@@ -280,33 +268,32 @@ pub struct GenArgs {
     #[arg(long, value_name = "B", value_parser = parse_machine_id_bits, requires = "machine_id")]
     pub machine_id_bits: Option<u32>,
 
-    /// v1: spread over N generators with distinct clock sequences, past 10 M/s
+    /// Spread over N generators with distinct clock sequences, past 10 M/s
     #[arg(
         long,
         value_name = "N",
         value_parser = parse_shards,
-        long_help = "gen v1 only: take the UUIDs in turn from N generators (1 to 64) that\n\
-                     share the node but hold distinct clock sequences, each with its own\n\
-                     budget of one UUID per 100 ns tick: past v1's cap of 10 million a\n\
-                     second for one (node, clock sequence). The UUIDs are distinct; those of\n\
-                     one generator have increasing timestamps, but the output as a whole is\n\
-                     not ordered by time. Not with --time or --clock-seq. The shards keep\n\
-                     their state in memory: where gen v1 would use a state file or uuidkitd\n\
-                     (UUIDKIT_STATE, UUIDKIT_DAEMON, the default state file) --shards is a\n\
-                     usage error unless --no-state says to go without (--node random keeps\n\
-                     no state either way)."
+        long_help = "Take the UUIDs in turn from N generators (1 to 64) that share the node but\n\
+                     hold distinct clock sequences, each with its own budget of one UUID per 100 ns\n\
+                     tick: past v1's cap of 10 million a second for one (node, clock sequence). The\n\
+                     UUIDs are distinct; those of one generator have increasing timestamps, but the\n\
+                     output as a whole is not ordered by time. Not with --time or --clock-seq. The\n\
+                     shards keep their state in memory: where gen v1 would use a state file or\n\
+                     uuidkitd (UUIDKIT_STATE, UUIDKIT_DAEMON, the default state file) --shards is a\n\
+                     usage error unless --no-state says to go without (--node random keeps no state\n\
+                     either way)."
     )]
     pub shards: Option<u32>,
 
-    /// Raw v8 custom_a (48 bits), decimal or 0x hex; missing custom fields are random
+    /// Raw custom_a (48 bits), decimal or 0x hex; missing custom fields are random
     #[arg(long, value_name = "N", value_parser = parse_custom_a, allow_hyphen_values = true)]
     pub custom_a: Option<u64>,
 
-    /// Raw v8 custom_b (12 bits), decimal or 0x hex
+    /// Raw custom_b (12 bits), decimal or 0x hex
     #[arg(long, value_name = "N", value_parser = parse_custom_b, allow_hyphen_values = true)]
     pub custom_b: Option<u64>,
 
-    /// Raw v8 custom_c (62 bits), decimal or 0x hex
+    /// Raw custom_c (62 bits), decimal or 0x hex
     #[arg(
         long,
         value_name = "N",
@@ -319,15 +306,15 @@ pub struct GenArgs {
     )]
     pub custom_c: Option<u64>,
 
-    /// Embed this instant instead of now (RFC 3339), for v1, v2, v6, v7, v8
+    /// Embed this instant instead of now (RFC 3339)
     #[arg(
         long,
         value_name = "RFC3339",
         value_parser = parse_time,
         allow_hyphen_values = true,
-        long_help = "Embed this instant instead of the current time (v1, v2, v6, v7 and the\n\
-                     time-based v8). RFC 3339: YYYY-MM-DDTHH:MM:SS, an optional fraction of up\n\
-                     to 9 digits, then Z or an offset ±HH:MM, e.g. 2022-02-22T14:22:22-05:00.\n\
+        long_help = "Embed this instant instead of the current time. RFC 3339:\n\
+                     YYYY-MM-DDTHH:MM:SS, an optional fraction of up to 9 digits, then Z or\n\
+                     an offset ±HH:MM, e.g. 2022-02-22T14:22:22-05:00.\n\
                      Years past 9999 take ISO 8601's expanded form, a sign and at least six\n\
                      digits (+010889-08-02T05:31:50.655Z), as inspect writes them.\n\
                      The instant must fit the version: from 1582-10-15 to 5236-03-31 for v1,\n\
@@ -335,26 +322,25 @@ pub struct GenArgs {
     )]
     pub time: Option<TimeArg>,
 
-    /// Clock sequence for v1, v2, v6: 0-16383, decimal or 0x hex
+    /// Clock sequence: 0-16383, decimal or 0x hex
     #[arg(
         long,
         value_name = "N",
         allow_negative_numbers = true,
         value_parser = parse_clock_seq,
-        long_help = "Clock sequence for v1, v2 and v6: 0 to 16383 (14 bits), decimal or\n\
-                     0x-prefixed hex. Without it, a random one is chosen. v2 stores only its\n\
-                     top 6 bits."
+        long_help = "Clock sequence: 0 to 16383 (14 bits), decimal or 0x-prefixed hex. Without it,\n\
+                     a random one is chosen. v2 stores only its top 6 bits."
     )]
     pub clock_seq: Option<ClockSequence>,
 
-    /// Node for v1, v2, v6: static, random, mac, hash, or a 48-bit value
+    /// Node: static, random, mac, hash, or a 48-bit value
     #[arg(
         long,
         value_name = "NODE",
         value_parser = parse_node,
         allow_hyphen_values = true,
-        long_help = "Node ID for v1, v2 and v6: a strategy or a value. Overrides the\n\
-                     UUIDKIT_NODE environment variable; the default is static.\n  \
+        long_help = "Node ID: a strategy or a value. Overrides the UUIDKIT_NODE environment\n\
+                     variable; the default is static.\n  \
                      static  a random node chosen once, multicast bit set; with a state\n          \
                      file the host's hash node, shared by all its processes\n  \
                      random  a new random node for every UUID, multicast bit set (no\n          \
@@ -370,11 +356,11 @@ pub struct GenArgs {
     )]
     pub node: Option<NodeStrategy>,
 
-    /// v7 sub-millisecond method [default: counter]
+    /// Sub-millisecond method [default: counter]
     #[arg(long, value_enum, value_name = "METHOD")]
     pub method: Option<MethodArg>,
 
-    /// v2 local domain: person, group, org or a number 0-255 [default: person]
+    /// Local domain: person, group, org or a number 0-255 [default: person]
     #[arg(
         long,
         value_name = "DOMAIN",
@@ -386,7 +372,7 @@ pub struct GenArgs {
     )]
     pub domain: Option<DomainArg>,
 
-    /// v2 local ID (default: your UID for person, GID for group)
+    /// Local ID (default: your UID for person, GID for group)
     #[arg(
         long,
         value_name = "N",
@@ -398,16 +384,15 @@ pub struct GenArgs {
     )]
     pub local_id: Option<u32>,
 
-    /// State file for v1, v2, v6, v7, v8 [default: UUIDKIT_STATE, else the XDG state dir]
+    /// State file [default: UUIDKIT_STATE, else the XDG state dir]
     #[arg(
         long,
         value_name = "PATH",
         value_parser = state_path_parser(),
-        long_help = "State file of the time-based versions (v1, v2, v6, v7, the time-based\n\
-                     v8), shared by every process that names it (see STATE FILE below).\n\
-                     Overrides UUIDKIT_STATE; without either, $XDG_STATE_HOME/uuidkit/state,\n\
-                     else $HOME/.local/state/uuidkit/state. Its lock file is PATH.lock.\n\
-                     Not with --time, which uses no state."
+        long_help = "State file of the time-based versions, shared by every process that names it\n\
+                     (see STATE FILE below). Overrides UUIDKIT_STATE; without either,\n\
+                     $XDG_STATE_HOME/uuidkit/state, else $HOME/.local/state/uuidkit/state. Its lock\n\
+                     file is PATH.lock. Not with --time, which uses no state."
     )]
     pub state: Option<PathBuf>,
 
@@ -421,11 +406,10 @@ pub struct GenArgs {
         value_name = "PATH",
         value_parser = daemon_path_parser(),
         conflicts_with_all = ["state", "no_state", "time"],
-        long_help = "The socket of uuidkitd, the host's UUID service: v1, v2, v6, v7 and the\n\
-                     time-based v8 lease their timestamps from it instead of a state file,\n\
-                     and v4 UUIDs are made by it (see DAEMON below). Overrides\n\
-                     UUIDKIT_DAEMON. A daemon that does not answer is an error (exit 1).\n\
-                     Not with --state, --no-state or --time."
+        long_help = "The socket of uuidkitd, the host's UUID service: the time-based versions lease\n\
+                     their timestamps from it instead of a state file, and v4 UUIDs are made by it\n\
+                     (see DAEMON below). Overrides UUIDKIT_DAEMON. A daemon that does not answer is\n\
+                     an error (exit 1). Not with --state, --no-state or --time."
     )]
     pub daemon: Option<PathBuf>,
 }

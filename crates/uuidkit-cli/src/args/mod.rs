@@ -7,6 +7,7 @@
 
 mod commands;
 mod gen_args;
+mod gen_flags;
 mod values;
 
 use clap::{Parser, Subcommand};
@@ -16,6 +17,7 @@ pub use commands::{
     DaemonArgs, FormatArgs, InspectArgs, ManArgs, StateAction, StateArgs,
 };
 pub use gen_args::{GenArgs, GenVersion};
+pub use gen_flags::{GEN_FLAGS, GenFlag, V8Kind};
 pub use values::{DomainArg, MachineIdArg, MethodArg, TimeArg};
 
 use commands::{
@@ -23,7 +25,7 @@ use commands::{
     DAEMON_AFTER_LONG_HELP, DAEMON_LONG_ABOUT, FORMAT_LONG_ABOUT, INSPECT_LONG_ABOUT,
     MAN_LONG_ABOUT, STATE_AFTER_LONG_HELP, STATE_LONG_ABOUT,
 };
-use gen_args::{GEN_AFTER_LONG_HELP, GEN_LONG_ABOUT};
+use gen_args::GEN_LONG_ABOUT;
 
 const ABOUT: &str = "Generate, inspect, check and convert UUIDs (RFC 9562)";
 
@@ -111,7 +113,8 @@ pub enum Command {
     /// Generate UUIDs of a chosen version, one a line
     #[command(
         long_about = GEN_LONG_ABOUT,
-        after_long_help = GEN_AFTER_LONG_HELP
+        after_long_help = gen_flags::after_long_help(),
+        mut_args = gen_flags::annotate
     )]
     Gen(Box<GenArgs>),
     /// Show the fields of UUIDs: version, variant, time, clock sequence, node, hash

@@ -1,6 +1,8 @@
 //! Which of `gen`'s flags apply to the version asked for, and which it needs: every
 //! refusal is a usage error that names the flag and the versions it is for. Runs before
-//! anything is made.
+//! anything is made. Where a flag applies is the table's, `args::GEN_FLAGS` (which
+//! `gen --help` is made from too); the checks here add what is about two flags
+//! together, the flags a version needs, and the ranges of the values.
 
 use clap::error::ErrorKind;
 use uuidkit::layout::Layout;
@@ -9,45 +11,13 @@ use uuidkit::time::{GregorianTimestamp, TimeError, unix_10ns_60, unix_millis_48}
 
 use super::sources::{machine_id, node_strategy};
 use super::v8;
-use crate::args::{GenArgs, GenVersion, MachineIdArg, MethodArg, TimeArg};
+use crate::args::{
+    GEN_FLAGS, GenArgs, GenFlag, GenVersion, MachineIdArg, MethodArg, TimeArg, V8Kind,
+};
 use crate::failure::{Failure, usage_error};
 use crate::state::STATE_ENV;
 
 use GenVersion::*;
-
-/// Each optional flag of `gen` and the versions it applies to.
-fn applicability(a: &GenArgs) -> [(&'static str, bool, &'static [GenVersion], &'static str); 10] {
-    const NAMED: &[GenVersion] = &[V3, V5, V8];
-    const TIMED: &[GenVersion] = &[V1, V2, V6, V7, V8];
-    const GREGORIAN: &[GenVersion] = &[V1, V2, V6];
-    [
-        ("--namespace", a.namespace.is_some(), NAMED, "v3, v5 and v8"),
-        ("--name", a.has_name(), NAMED, "v3, v5 and v8"),
-        ("--time", a.time.is_some(), TIMED, "v1, v2, v6, v7 and v8"),
-        (
-            "--clock-seq",
-            a.clock_seq.is_some(),
-            GREGORIAN,
-            "v1, v2 and v6",
-        ),
-        ("--node", a.node.is_some(), GREGORIAN, "v1, v2 and v6"),
-        ("--method", a.method.is_some(), &[V7], "v7"),
-        ("--domain", a.domain.is_some(), &[V2], "v2"),
-        ("--local-id", a.local_id.is_some(), &[V2], "v2"),
-        (
-            "--state",
-            a.state.is_some(),
-            TIMED,
-            "the time-based versions v1, v2, v6, v7 and v8",
-        ),
-        (
-            "--daemon",
-            a.daemon.is_some(),
-            &[V1, V2, V4, V6, V7, V8],
-            "v4 and the time-based versions v1, v2, v6, v7 and v8",
-        ),
-    ]
-}
 
 fn usage(kind: ErrorKind, message: impl std::fmt::Display) -> Failure {
     usage_error("gen", kind, message)
@@ -55,8 +25,10 @@ fn usage(kind: ErrorKind, message: impl std::fmt::Display) -> Failure {
 
 /// Refuses flags that do not apply to the version, and missing required ones.
 pub(super) fn validate(a: &GenArgs) -> Result<(), Failure> {
-    // First: its refusals are the more precise ones (`gen v8 --custom-a 1 --name x` is
-    // told that raw fields take no name, not that a name-based v8 needs --namespace).
+    // First what does not apply, then the rest: their refusals are the more precise ones
+    // (`gen v8 --custom-a 1 --name x` is told that raw fields take no name, not that a
+    // name-based v8 needs --namespace).
+    refuse_what_does_not_apply(a)?;
     validate_beyond_rfc(a)?;
     if let Some(e) = a.format.encoding()
         && a.upper
@@ -67,17 +39,6 @@ pub(super) fn validate(a: &GenArgs) -> Result<(), Failure> {
         ));
     }
     let v = a.version;
-    for (flag, given, versions, names) in applicability(a) {
-        if given && !versions.contains(&v) {
-            return Err(usage(
-                ErrorKind::ArgumentConflict,
-                format!(
-                    "{flag} does not apply to gen {}; it is for {names}",
-                    v.name()
-                ),
-            ));
-        }
-    }
     let named = a.namespace.is_some() || a.has_name();
     if matches!(v, V3 | V5) || (v == V8 && named) {
         // What NS stands for is said only when --namespace is among the missing.
@@ -100,27 +61,6 @@ pub(super) fn validate(a: &GenArgs) -> Result<(), Failure> {
                 format!("{what} {missing}"),
             ));
         }
-    }
-    if v == V8 && named && a.time.is_some() {
-        return Err(usage(
-            ErrorKind::ArgumentConflict,
-            "--time does not apply to the name-based gen v8 (--namespace/--name); \
-             without them gen v8 is time-based and takes --time",
-        ));
-    }
-    if v == V8 && named && a.state.is_some() {
-        return Err(usage(
-            ErrorKind::ArgumentConflict,
-            "--state does not apply to the name-based gen v8 (--namespace/--name): a \
-             name-based UUID has no state to keep",
-        ));
-    }
-    if v == V8 && named && a.daemon.is_some() {
-        return Err(usage(
-            ErrorKind::ArgumentConflict,
-            "--daemon does not apply to the name-based gen v8 (--namespace/--name): a \
-             name-based UUID has no state to keep",
-        ));
     }
     if a.state.is_some() && a.time.is_some() {
         // Asking for both is a mistake worth saying: the file would not be used.
@@ -225,42 +165,65 @@ fn conflict(message: impl std::fmt::Display) -> Failure {
     usage(ErrorKind::ArgumentConflict, message)
 }
 
-/// Refuses the options beyond RFC 9562's own (`--layout`, `--custom-a/-b/-c`,
-/// `--machine-id`, `--name-hex`, `--name-file`, `--shards`) where they do not apply;
-/// runs before [`validate`]'s own checks.
-fn validate_beyond_rfc(a: &GenArgs) -> Result<(), Failure> {
+/// Refuses the first flag of the table ([`GEN_FLAGS`]) given where it does not apply:
+/// to the version, or to the kind of v8 the command line asks for.
+fn refuse_what_does_not_apply(a: &GenArgs) -> Result<(), Failure> {
     let v = a.version;
-    let named_versions = [V3, V5, V8];
-    for (flag, given) in [
-        ("--name-hex", a.name_hex.is_some()),
-        ("--name-file", a.name_file.is_some()),
-    ] {
-        if given && !named_versions.contains(&v) {
-            return Err(conflict(format!(
-                "{flag} does not apply to gen {}; it is for v3, v5 and v8",
-                v.name()
-            )));
-        }
-    }
-    for (flag, given) in [
-        ("--layout", a.layout.is_some()),
-        ("--custom-a", a.custom_a.is_some()),
-        ("--custom-b", a.custom_b.is_some()),
-        ("--custom-c", a.custom_c.is_some()),
-    ] {
-        if given && v != V8 {
-            return Err(conflict(format!(
-                "{flag} does not apply to gen {}; it is for v8",
-                v.name()
-            )));
-        }
-    }
-    if a.shards.is_some() && v != V1 {
+    let given = || GEN_FLAGS.iter().filter(|f| (f.given)(a));
+    if let Some(f) = given().find(|f| !f.applies_to(v)) {
         return Err(conflict(format!(
-            "--shards does not apply to gen {}; it is for v1",
-            v.name()
+            "{} does not apply to gen {}; it is for {}",
+            f.long,
+            v.name(),
+            f.words
         )));
     }
+    if v != V8 {
+        return Ok(());
+    }
+    let kind = V8Kind::of(a);
+    match given().find(|f| !f.applies_to_v8(kind)) {
+        Some(f) => Err(conflict(not_for_v8_kind(f, kind, a.layout))),
+        None => Ok(()),
+    }
+}
+
+/// Why flag `f` does not apply to gen v8 of kind `kind` (whose `--layout`, if given, is
+/// `layout`).
+fn not_for_v8_kind(f: &GenFlag, kind: V8Kind, layout: Option<Layout>) -> String {
+    let flag = f.family;
+    match (kind, flag) {
+        (_, "--machine-id" | "--machine-id-bits") => "--machine-id does not apply to gen v8 \
+             without --layout draft-*: it is for v7 and the 2021 draft's layouts"
+            .to_string(),
+        (V8Kind::Raw, _) => format!(
+            "{flag} does not apply to gen v8 with --custom-a/-b/-c: raw fields are the whole \
+             UUID"
+        ),
+        (V8Kind::B2, "--time") => "--time does not apply to the name-based gen v8 \
+             (--namespace/--name); without them gen v8 is time-based and takes --time"
+            .to_string(),
+        (V8Kind::B2, _) => format!(
+            "{flag} does not apply to the name-based gen v8 (--namespace/--name): a \
+             name-based UUID has no state to keep"
+        ),
+        (V8Kind::B1 | V8Kind::Draft, "--namespace" | "--name") => format!(
+            "--namespace and --name do not apply to gen v8 --layout {}: only b2 is \
+             name-based",
+            layout.unwrap_or(Layout::B1)
+        ),
+        (V8Kind::B1 | V8Kind::Draft, _) => format!(
+            "{flag} does not apply to gen v8 --layout {}",
+            layout.unwrap_or(Layout::B1)
+        ),
+    }
+}
+
+/// Refuses the flags beyond RFC 9562's own (`--shards`, `--machine-id`, `--layout`)
+/// where another flag rules them out, or their values do not fit; runs before
+/// [`validate`]'s own checks.
+fn validate_beyond_rfc(a: &GenArgs) -> Result<(), Failure> {
+    let v = a.version;
     if a.shards.is_some() {
         for (flag, given) in [
             ("--time", a.time.is_some()),
@@ -289,28 +252,12 @@ fn validate_beyond_rfc(a: &GenArgs) -> Result<(), Failure> {
         }
     }
     if a.machine_id.is_some() {
-        match v {
-            V7 if a.method == Some(MethodArg::Random) => {
-                return Err(conflict(
-                    "--machine-id does not apply to gen v7 --method random: the ID goes right \
-                     after the counter, and method random has none",
-                ));
-            }
-            V7 => {}
-            V8 if v8::draft_layout(a).is_some() => {}
-            V8 => {
-                return Err(conflict(
-                    "--machine-id does not apply to gen v8 without --layout draft-*: it is for \
-                     v7 and the 2021 draft's layouts",
-                ));
-            }
-            _ => {
-                return Err(conflict(format!(
-                    "--machine-id does not apply to gen {}; it is for v7 and gen v8 --layout \
-                     draft-*",
-                    v.name()
-                )));
-            }
+        // The table let it through: v7, or v8 in a draft layout.
+        if v == V7 && a.method == Some(MethodArg::Random) {
+            return Err(conflict(
+                "--machine-id does not apply to gen v7 --method random: the ID goes right \
+                 after the counter, and method random has none",
+            ));
         }
         if matches!(a.machine_id, Some(MachineIdArg::Value(_))) && a.machine_id_bits.is_none() {
             return Err(usage(
@@ -325,32 +272,12 @@ fn validate_beyond_rfc(a: &GenArgs) -> Result<(), Failure> {
         return Ok(());
     }
     let named = a.namespace.is_some() || a.has_name();
-    if v8::raw(a) {
-        for (flag, given) in [
-            ("--layout", a.layout.is_some()),
-            ("--namespace", a.namespace.is_some()),
-            ("--name", a.has_name()),
-            ("--time", a.time.is_some()),
-            ("--state", a.state.is_some()),
-            ("--daemon", a.daemon.is_some()),
-        ] {
-            if given {
-                return Err(conflict(format!(
-                    "{flag} does not apply to gen v8 with --custom-a/-b/-c: raw fields are \
-                     the whole UUID"
-                )));
-            }
-        }
-    }
     match a.layout {
         Some(Layout::B2) if !named => Err(usage(
             ErrorKind::MissingRequiredArgument,
             "gen v8 --layout b2 needs --namespace NS and --name NAME (or --name-hex, \
              --name-file)",
         )),
-        Some(l) if l != Layout::B2 && named => Err(conflict(format!(
-            "--namespace and --name do not apply to gen v8 --layout {l}: only b2 is name-based"
-        ))),
         Some(l) => match &a.time {
             Some(t) if l != Layout::B2 => l.check_time(t.time).map_err(|e| {
                 usage(
@@ -361,5 +288,122 @@ fn validate_beyond_rfc(a: &GenArgs) -> Result<(), Failure> {
             _ => Ok(()),
         },
         None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::{Parser, ValueEnum};
+
+    use super::*;
+    use crate::args::{Cli, Command};
+
+    /// The flags that give a name: one of them at a time.
+    const NAME_FLAGS: [&str; 3] = ["--name", "--name-hex", "--name-file"];
+
+    /// A flag of the table with a value it takes wherever it applies.
+    fn sample(long: &str) -> &'static [&'static str] {
+        match long {
+            "--name-hex" => &["--name-hex", "00"],
+            "--name-file" => &["--name-file", "/dev/null"],
+            "--layout" => &["--layout", "b1"],
+            "--custom-a" => &["--custom-a", "1"],
+            "--custom-b" => &["--custom-b", "1"],
+            "--custom-c" => &["--custom-c", "1"],
+            "--shards" => &["--shards", "2"],
+            "--machine-id" => &["--machine-id", "hash"],
+            "--machine-id-bits" => &["--machine-id", "hash", "--machine-id-bits", "8"],
+            "--namespace" => &["--namespace", "@dns"],
+            "--name" => &["--name", "x"],
+            "--time" => &["--time", "2022-02-22T14:22:22Z"],
+            "--clock-seq" => &["--clock-seq", "1"],
+            "--node" => &["--node", "random"],
+            "--method" => &["--method", "counter"],
+            "--domain" => &["--domain", "person"],
+            "--local-id" => &["--local-id", "1"],
+            "--state" => &["--state", "/nonexistent/uuidkit-state"],
+            "--daemon" => &["--daemon", "/nonexistent/uuidkitd.sock"],
+            "--count" => &["--count", "2"],
+            "--format" => &["--format", "simple"],
+            "--upper" => &["--upper"],
+            "--no-state" => &["--no-state"],
+            _ => panic!("{long} is in the table but has no sample value here"),
+        }
+    }
+
+    /// The command lines, but for the flag, of `gen v`: what the version needs, and for
+    /// v8 one of each kind.
+    fn bases(v: GenVersion) -> Vec<Vec<(&'static str, &'static str)>> {
+        let named = vec![("--namespace", "@dns"), ("--name", "x")];
+        match v {
+            V3 | V5 => vec![named],
+            V8 => vec![
+                vec![],
+                vec![("--layout", "b1")],
+                named,
+                vec![("--layout", "b2"), ("--namespace", "@dns"), ("--name", "x")],
+                vec![("--layout", "draft-v8-48")],
+                vec![("--custom-c", "1")],
+            ],
+            _ => vec![vec![]],
+        }
+    }
+
+    /// For every flag of the table, every version and every kind of v8: gen refuses a
+    /// flag as one that does not apply exactly where the table says one does not, and a
+    /// refusal for the version names the table's words.
+    #[test]
+    fn refusals_follow_the_table() {
+        for f in GEN_FLAGS {
+            let flag = sample(f.long);
+            for &v in GenVersion::value_variants() {
+                for base in bases(v) {
+                    let mut argv = vec!["uuidkit", "gen", v.name()];
+                    // The sample stands in for the base's own flag, or name.
+                    let replaced = |b: &str| {
+                        b == f.long || (NAME_FLAGS.contains(&b) && NAME_FLAGS.contains(&f.long))
+                    };
+                    for (b, value) in base.iter().filter(|(b, _)| !replaced(b)) {
+                        argv.extend([*b, *value]);
+                    }
+                    argv.extend(flag);
+                    let mut a = match Cli::try_parse_from(&argv) {
+                        Ok(Cli {
+                            command: Command::Gen(a),
+                        }) => a,
+                        other => panic!("{argv:?} does not parse: {other:?}"),
+                    };
+                    a.resolve();
+                    // The flag may change the kind of v8 (a layout, a name), so that one
+                    // of the base's flags no longer applies: every flag given counts.
+                    let kind = V8Kind::of(&a);
+                    let applies = GEN_FLAGS
+                        .iter()
+                        .filter(|g| (g.given)(&a))
+                        .all(|g| g.applies_to(v) && (v != V8 || g.applies_to_v8(kind)));
+                    let message = match validate(&a) {
+                        Ok(()) => String::new(),
+                        Err(Failure::Usage(e)) => e.to_string(),
+                        Err(Failure::Message(m)) => m,
+                        Err(Failure::Io(e)) => e.to_string(),
+                    };
+                    assert_eq!(
+                        message.contains("not apply"),
+                        !applies,
+                        "{argv:?}: the table says {}; {message}",
+                        if applies {
+                            "all apply"
+                        } else {
+                            "not all apply"
+                        }
+                    );
+                    if !f.applies_to(v) {
+                        let words =
+                            format!("does not apply to gen {}; it is for {}", v.name(), f.words);
+                        assert!(message.contains(&words), "{argv:?}: {message}");
+                    }
+                }
+            }
+        }
     }
 }
