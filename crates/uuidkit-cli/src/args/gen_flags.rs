@@ -69,8 +69,6 @@ pub struct GenFlag {
     /// The flag as the refusals by v8 kind name it: `--name` for each of the three ways
     /// to give a name, the long name for the others.
     pub family: &'static str,
-    /// clap's id of its argument (the field of [`GenArgs`]), to find its help.
-    id: &'static str,
     /// Whether the command line gave it (for the flags with a default: whether it is
     /// not at its default; those apply everywhere, so it is never asked).
     pub given: fn(&GenArgs) -> bool,
@@ -123,7 +121,6 @@ pub const GEN_FLAGS: &[GenFlag] = &[
     GenFlag {
         long: "--name-hex",
         family: "--name",
-        id: "name_hex",
         given: |a| a.name_hex.is_some(),
         versions: NAMED,
         v8: &[V8Kind::B2],
@@ -132,7 +129,6 @@ pub const GEN_FLAGS: &[GenFlag] = &[
     GenFlag {
         long: "--name-file",
         family: "--name",
-        id: "name_file",
         given: |a| a.name_file.is_some(),
         versions: NAMED,
         v8: &[V8Kind::B2],
@@ -141,7 +137,6 @@ pub const GEN_FLAGS: &[GenFlag] = &[
     GenFlag {
         long: "--layout",
         family: "--layout",
-        id: "layout",
         given: |a| a.layout.is_some(),
         versions: &[V8],
         v8: &[V8Kind::B1, V8Kind::B2, V8Kind::Draft],
@@ -150,7 +145,6 @@ pub const GEN_FLAGS: &[GenFlag] = &[
     GenFlag {
         long: "--custom-a",
         family: "--custom-a",
-        id: "custom_a",
         given: |a| a.custom_a.is_some(),
         versions: &[V8],
         v8: &[V8Kind::Raw],
@@ -159,7 +153,6 @@ pub const GEN_FLAGS: &[GenFlag] = &[
     GenFlag {
         long: "--custom-b",
         family: "--custom-b",
-        id: "custom_b",
         given: |a| a.custom_b.is_some(),
         versions: &[V8],
         v8: &[V8Kind::Raw],
@@ -168,7 +161,6 @@ pub const GEN_FLAGS: &[GenFlag] = &[
     GenFlag {
         long: "--custom-c",
         family: "--custom-c",
-        id: "custom_c",
         given: |a| a.custom_c.is_some(),
         versions: &[V8],
         v8: &[V8Kind::Raw],
@@ -177,7 +169,6 @@ pub const GEN_FLAGS: &[GenFlag] = &[
     GenFlag {
         long: "--shards",
         family: "--shards",
-        id: "shards",
         given: |a| a.shards.is_some(),
         versions: &[V1],
         v8: NO_V8,
@@ -186,7 +177,6 @@ pub const GEN_FLAGS: &[GenFlag] = &[
     GenFlag {
         long: "--machine-id",
         family: "--machine-id",
-        id: "machine_id",
         given: |a| a.machine_id.is_some(),
         versions: &[V7, V8],
         v8: &[V8Kind::Draft],
@@ -195,7 +185,6 @@ pub const GEN_FLAGS: &[GenFlag] = &[
     GenFlag {
         long: "--machine-id-bits",
         family: "--machine-id-bits",
-        id: "machine_id_bits",
         given: |a| a.machine_id_bits.is_some(),
         versions: &[V7, V8],
         v8: &[V8Kind::Draft],
@@ -204,7 +193,6 @@ pub const GEN_FLAGS: &[GenFlag] = &[
     GenFlag {
         long: "--namespace",
         family: "--namespace",
-        id: "namespace",
         given: |a| a.namespace.is_some(),
         versions: NAMED,
         v8: &[V8Kind::B2],
@@ -213,7 +201,6 @@ pub const GEN_FLAGS: &[GenFlag] = &[
     GenFlag {
         long: "--name",
         family: "--name",
-        id: "name",
         given: |a| a.name.is_some(),
         versions: NAMED,
         v8: &[V8Kind::B2],
@@ -222,7 +209,6 @@ pub const GEN_FLAGS: &[GenFlag] = &[
     GenFlag {
         long: "--time",
         family: "--time",
-        id: "time",
         given: |a| a.time.is_some(),
         versions: TIMED,
         v8: TIME_BASED_V8,
@@ -231,7 +217,6 @@ pub const GEN_FLAGS: &[GenFlag] = &[
     GenFlag {
         long: "--clock-seq",
         family: "--clock-seq",
-        id: "clock_seq",
         given: |a| a.clock_seq.is_some(),
         versions: GREGORIAN,
         v8: NO_V8,
@@ -240,7 +225,6 @@ pub const GEN_FLAGS: &[GenFlag] = &[
     GenFlag {
         long: "--node",
         family: "--node",
-        id: "node",
         given: |a| a.node.is_some(),
         versions: GREGORIAN,
         v8: NO_V8,
@@ -249,7 +233,6 @@ pub const GEN_FLAGS: &[GenFlag] = &[
     GenFlag {
         long: "--method",
         family: "--method",
-        id: "method",
         given: |a| a.method.is_some(),
         versions: &[V7],
         v8: NO_V8,
@@ -258,7 +241,6 @@ pub const GEN_FLAGS: &[GenFlag] = &[
     GenFlag {
         long: "--domain",
         family: "--domain",
-        id: "domain",
         given: |a| a.domain.is_some(),
         versions: &[V2],
         v8: NO_V8,
@@ -267,7 +249,6 @@ pub const GEN_FLAGS: &[GenFlag] = &[
     GenFlag {
         long: "--local-id",
         family: "--local-id",
-        id: "local_id",
         given: |a| a.local_id.is_some(),
         versions: &[V2],
         v8: NO_V8,
@@ -276,7 +257,6 @@ pub const GEN_FLAGS: &[GenFlag] = &[
     GenFlag {
         long: "--state",
         family: "--state",
-        id: "state",
         given: |a| a.state.is_some(),
         versions: TIMED,
         v8: TIME_BASED_V8,
@@ -285,7 +265,6 @@ pub const GEN_FLAGS: &[GenFlag] = &[
     GenFlag {
         long: "--daemon",
         family: "--daemon",
-        id: "daemon",
         given: |a| a.daemon.is_some(),
         versions: &[V1, V2, V4, V6, V7, V8],
         v8: TIME_BASED_V8,
@@ -294,7 +273,6 @@ pub const GEN_FLAGS: &[GenFlag] = &[
     GenFlag {
         long: "--count",
         family: "--count",
-        id: "count",
         given: |a| a.count != 1,
         versions: ALL,
         v8: &V8Kind::ALL,
@@ -303,7 +281,6 @@ pub const GEN_FLAGS: &[GenFlag] = &[
     GenFlag {
         long: "--format",
         family: "--format",
-        id: "format",
         given: |a| a.format != FormatArg::Hyphenated,
         versions: ALL,
         v8: &V8Kind::ALL,
@@ -312,7 +289,6 @@ pub const GEN_FLAGS: &[GenFlag] = &[
     GenFlag {
         long: "--upper",
         family: "--upper",
-        id: "upper",
         given: |a| a.upper,
         versions: ALL,
         v8: &V8Kind::ALL,
@@ -321,7 +297,6 @@ pub const GEN_FLAGS: &[GenFlag] = &[
     GenFlag {
         long: "--no-state",
         family: "--no-state",
-        id: "no_state",
         given: |a| a.no_state,
         versions: ALL,
         v8: &V8Kind::ALL,
@@ -332,7 +307,8 @@ pub const GEN_FLAGS: &[GenFlag] = &[
 /// Adds the table's note to the help of each flag that does not apply everywhere (for
 /// clap's `Command::mut_args`, on the `gen` subcommand).
 pub(super) fn annotate(arg: Arg) -> Arg {
-    let Some(flag) = GEN_FLAGS.iter().find(|f| arg.get_id() == f.id) else {
+    let long = arg.get_long().map(|l| format!("--{l}"));
+    let Some(flag) = GEN_FLAGS.iter().find(|f| long.as_deref() == Some(f.long)) else {
         return arg;
     };
     if flag.everywhere() {
