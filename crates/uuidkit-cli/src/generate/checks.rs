@@ -23,11 +23,12 @@ fn usage(kind: ErrorKind, message: impl std::fmt::Display) -> Failure {
     usage_error("gen", kind, message)
 }
 
-/// Refuses flags that do not apply to the version, and missing required ones.
+/// Refuses flags that do not apply to the version, flags that do not go together, and
+/// missing required ones.
 pub(super) fn validate(a: &GenArgs) -> Result<(), Failure> {
-    // First what does not apply, then the rest: their refusals are the more precise ones
-    // (`gen v8 --custom-a 1 --name x` is told that raw fields take no name, not that a
-    // name-based v8 needs --namespace).
+    // The table's refusals first, then those about flags together, then what is missing:
+    // the earlier are the more precise (`gen v8 --custom-a 1 --name x` is told that raw
+    // fields take no name, not that a name-based v8 needs --namespace).
     refuse_what_does_not_apply(a)?;
     validate_beyond_rfc(a)?;
     if let Some(e) = a.format.encoding()
