@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use uuidkit::Uuid;
 use uuidkit::generator::machine_id::MachineId;
-use uuidkit::generator::unix::{UnixGenerator, V7Method};
+use uuidkit::generator::v7::{V7Generator, V7Method};
 use uuidkit::random::Csprng;
 use uuidkit::service::client::DaemonClient;
 
@@ -30,7 +30,7 @@ pub(super) fn run(
     let machine_id = machine_id(a, None)?;
     match &a.time {
         Some(t) => {
-            let mut g = UnixGenerator::with_sources(method, fixed(t.time), Csprng);
+            let mut g = V7Generator::with_sources(method, fixed(t.time), Csprng);
             emit_batches(a, out, |b| {
                 g.fill(b);
                 stamp_v7(b, machine_id);
@@ -42,7 +42,7 @@ pub(super) fn run(
                 store,
                 mut warnings,
             } = live_state(a, daemon);
-            let mut g = UnixGenerator::new(method);
+            let mut g = V7Generator::new(method);
             if let Some(store) = store {
                 g = g.with_store(store);
             }

@@ -6,8 +6,8 @@
 use std::io::Write;
 use std::sync::Arc;
 
-use uuidkit::generator::custom::CustomGenerator;
 use uuidkit::generator::draft::DraftGenerator;
+use uuidkit::generator::v8::V8Generator;
 use uuidkit::layout::{self, Layout};
 use uuidkit::random::{Csprng, RngCore};
 use uuidkit::service::client::DaemonClient;
@@ -46,7 +46,7 @@ pub(super) fn run_time_based(
 ) -> Result<Status, Failure> {
     match &a.time {
         Some(t) => {
-            let mut g = CustomGenerator::with_sources(fixed(t.time), Csprng);
+            let mut g = V8Generator::with_sources(fixed(t.time), Csprng);
             emit_batches(a, out, |b| {
                 g.fill(b);
                 Ok(())
@@ -57,7 +57,7 @@ pub(super) fn run_time_based(
                 store,
                 mut warnings,
             } = live_state(a, daemon);
-            let mut g = CustomGenerator::new();
+            let mut g = V8Generator::new();
             if let Some(store) = store {
                 g = g.with_store(store);
             }

@@ -30,7 +30,7 @@ use crate::store::{GeneratorKind, LeaseSource, StoreWarning};
 use crate::time::{Clock, SystemClock};
 
 /// `b1` or `b2` given to [`DraftGenerator`], which makes only the draft layouts
-/// ([`CustomGenerator`](super::custom::CustomGenerator) makes `b1`; `b2` is name-based).
+/// ([`V8Generator`](super::v8::V8Generator) makes `b1`; `b2` is name-based).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NotADraftLayout(pub Layout);
 
@@ -172,7 +172,7 @@ impl<C: Clock, R: RngCore> DraftGenerator<C, R> {
     }
 
     /// What went wrong with the store since the last call; see
-    /// [`UnixGenerator::take_store_warnings`](super::unix::UnixGenerator::take_store_warnings).
+    /// [`V7Generator::take_store_warnings`](super::v7::V7Generator::take_store_warnings).
     pub fn take_store_warnings(&mut self) -> Vec<StoreWarning> {
         leased::take_warnings(&mut self.store)
     }
@@ -191,7 +191,7 @@ impl<C: Clock, R: RngCore> DraftGenerator<C, R> {
     }
 
     /// Fills `out` with the next UUIDs, reading the clock once for the batch; see
-    /// [`UnixGenerator::fill`](super::unix::UnixGenerator::fill).
+    /// [`V7Generator::fill`](super::v7::V7Generator::fill).
     ///
     /// ```
     /// let mut g = uuidkit::generator::draft::DraftGenerator::new("draft-v8-60".parse()?)?;

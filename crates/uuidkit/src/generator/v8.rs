@@ -16,7 +16,7 @@ use crate::time::{Clock, SystemClock};
 /// A generator of time-based v8 UUIDs (Appendix B.1 layout).
 ///
 /// # Guarantees
-/// The same as [`UnixGenerator`](super::unix::UnixGenerator)'s, with a 10 ns tick: each
+/// The same as [`V7Generator`](super::v7::V7Generator)'s, with a 10 ns tick: each
 /// UUID is greater than the one before from this generator; in one tick (or after the
 /// clock went back) a 30-bit counter, seeded at random with its top bit clear, counts up;
 /// on its overflow the embedded time moves one 10 ns step ahead. Readings before 1970
@@ -26,12 +26,12 @@ use crate::time::{Clock, SystemClock};
 /// longer ordered.
 ///
 /// ```
-/// let mut g = uuidkit::generator::custom::CustomGenerator::new();
+/// let mut g = uuidkit::generator::v8::V8Generator::new();
 /// let (a, b) = (g.next(), g.next());
 /// assert!(a < b && a.version() == uuidkit::Version::V8);
 /// ```
 #[derive(Debug)]
-pub struct CustomGenerator<C = SystemClock, R = Csprng> {
+pub struct V8Generator<C = SystemClock, R = Csprng> {
     clock: C,
     rng: R,
     state: Monotonic,
@@ -46,23 +46,23 @@ const V8_BLOCKS: BlockSizes = BlockSizes {
     target: 3_200_000 << 30,
 };
 
-impl CustomGenerator {
+impl V8Generator {
     /// A generator on the system clock and the default CSPRNG.
-    pub const fn new() -> CustomGenerator {
-        CustomGenerator::with_sources(SystemClock, Csprng)
+    pub const fn new() -> V8Generator {
+        V8Generator::with_sources(SystemClock, Csprng)
     }
 }
 
-impl Default for CustomGenerator {
-    fn default() -> CustomGenerator {
-        CustomGenerator::new()
+impl Default for V8Generator {
+    fn default() -> V8Generator {
+        V8Generator::new()
     }
 }
 
-impl<C: Clock, R: RngCore> CustomGenerator<C, R> {
+impl<C: Clock, R: RngCore> V8Generator<C, R> {
     /// A generator on the given clock and random source.
-    pub const fn with_sources(clock: C, rng: R) -> CustomGenerator<C, R> {
-        CustomGenerator {
+    pub const fn with_sources(clock: C, rng: R) -> V8Generator<C, R> {
+        V8Generator {
             clock,
             rng,
             state: Monotonic::new(60, 30, Step::One),
@@ -71,15 +71,15 @@ impl<C: Clock, R: RngCore> CustomGenerator<C, R> {
     }
 
     /// Shares the v8 positions of the state in `store` with every other generator that
-    /// uses it; see [`UnixGenerator::with_store`](super::unix::UnixGenerator::with_store).
+    /// uses it; see [`V7Generator::with_store`](super::v7::V7Generator::with_store).
     ///
     /// ```
     /// use std::sync::Arc;
-    /// use uuidkit::{generator::custom::CustomGenerator, store::StateStore};
+    /// use uuidkit::{generator::v8::V8Generator, store::StateStore};
     /// let path = std::env::temp_dir().join(format!("uuidkit-doc-v8-{}", std::process::id()));
     /// let store = Arc::new(StateStore::open(&path));
-    /// let mut a = CustomGenerator::new().with_store(store.clone());
-    /// let mut b = CustomGenerator::new().with_store(store);
+    /// let mut a = V8Generator::new().with_store(store.clone());
+    /// let mut b = V8Generator::new().with_store(store);
     /// assert_ne!(a.next(), b.next());
     /// # let _ = std::fs::remove_file(&path);
     /// ```
@@ -89,7 +89,7 @@ impl<C: Clock, R: RngCore> CustomGenerator<C, R> {
     }
 
     /// What went wrong with the store since the last call; see
-    /// [`UnixGenerator::take_store_warnings`](super::unix::UnixGenerator::take_store_warnings).
+    /// [`V7Generator::take_store_warnings`](super::v7::V7Generator::take_store_warnings).
     pub fn take_store_warnings(&mut self) -> Vec<StoreWarning> {
         leased::take_warnings(&mut self.store)
     }
@@ -103,10 +103,10 @@ impl<C: Clock, R: RngCore> CustomGenerator<C, R> {
     }
 
     /// Fills `out` with the next UUIDs, reading the clock once for the batch; see
-    /// [`UnixGenerator::fill`](super::unix::UnixGenerator::fill) for why that is allowed.
+    /// [`V7Generator::fill`](super::v7::V7Generator::fill) for why that is allowed.
     ///
     /// ```
-    /// let mut g = uuidkit::generator::custom::CustomGenerator::new();
+    /// let mut g = uuidkit::generator::v8::V8Generator::new();
     /// let mut batch = [uuidkit::Uuid::NIL; 64];
     /// g.fill(&mut batch);
     /// assert!(batch.windows(2).all(|w| w[0] < w[1]));
@@ -132,9 +132,9 @@ impl<C: Clock, R: RngCore> CustomGenerator<C, R> {
     }
 }
 
-impl<C: Clock, R: RngCore> Iterator for CustomGenerator<C, R> {
+impl<C: Clock, R: RngCore> Iterator for V8Generator<C, R> {
     type Item = Uuid;
     fn next(&mut self) -> Option<Uuid> {
-        Some(CustomGenerator::next(self))
+        Some(V8Generator::next(self))
     }
 }
