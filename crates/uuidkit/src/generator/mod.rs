@@ -6,6 +6,9 @@
 //! - [`v8`](mod@v8): time-based v8 (Appendix B.1 layout).
 //! - [`draft`]: the 2021 draft's v7 and v8 layouts (as version 8); [`machine_id`]: the
 //!   draft's machine-ID bits, for those and for v7.
+//! - [`timed`]: the one shell of v7, v8 and the draft layouts, [`Timed`](timed::Timed),
+//!   into which each plugs its [`Stamp`](timed::Stamp): its units, its packing, its
+//!   store blocks.
 //! - [`clock_seq_pool`]: one (node, clock sequence) per live Gregorian generator in a
 //!   process; [`sharded`]: Gregorian generators side by side, one per thread.
 //!
@@ -84,6 +87,7 @@ pub(crate) mod monotonic;
 pub(crate) mod process;
 pub mod sharded;
 mod state_file;
+pub mod timed;
 pub mod v7;
 pub mod v8;
 

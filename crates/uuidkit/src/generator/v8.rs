@@ -3,15 +3,14 @@
 
 use rand_core::RngCore;
 
-use std::sync::Arc;
-
-use super::leased::{self, BlockSizes, StoreLink};
+use super::leased::BlockSizes;
 use super::monotonic::{Monotonic, Step};
+use super::timed::{Timed, sealed};
 use crate::Uuid;
 use crate::layout::v8::pack_time_based;
 use crate::random::Csprng;
-use crate::store::{GeneratorKind, LeaseSource, StoreWarning};
-use crate::time::{Clock, SystemClock};
+use crate::store::GeneratorKind;
+use crate::time::{SystemClock, UnixTime};
 
 /// A generator of time-based v8 UUIDs (Appendix B.1 layout).
 ///
@@ -30,13 +29,18 @@ use crate::time::{Clock, SystemClock};
 /// let (a, b) = (g.next(), g.next());
 /// assert!(a < b && a.version() == uuidkit::Version::V8);
 /// ```
-#[derive(Debug)]
-pub struct V8Generator<C = SystemClock, R = Csprng> {
-    clock: C,
-    rng: R,
-    state: Monotonic,
-    store: Option<StoreLink>,
-}
+pub type V8Generator<C = SystemClock, R = Csprng> = Timed<V8Stamp, C, R>;
+
+/// The time-based v8's stamp: 10 ns steps since 1970, a 30-bit counter and 32 random
+/// bits (Appendix B.1). It has no settings; [`V8Generator`] is `Timed<V8Stamp>`.
+///
+/// ```
+/// use uuidkit::generator::{timed::Timed, v8::V8Stamp};
+/// let mut g: Timed<V8Stamp> = uuidkit::generator::v8::V8Generator::new();
+/// assert_eq!(g.next().version(), uuidkit::Version::V8);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct V8Stamp;
 
 /// v8 blocks: from 10 µs to 16 ms of 10 ns steps with all their counter values, grown
 /// while a block lasts less than 32 ms (see the v7 blocks).
@@ -48,6 +52,11 @@ const V8_BLOCKS: BlockSizes = BlockSizes {
 
 impl V8Generator {
     /// A generator on the system clock and the default CSPRNG.
+    ///
+    /// ```
+    /// let mut g = uuidkit::generator::v8::V8Generator::new();
+    /// assert_eq!(g.next().version(), uuidkit::Version::V8);
+    /// ```
     pub const fn new() -> V8Generator {
         V8Generator::with_sources(SystemClock, Csprng)
     }
@@ -59,82 +68,36 @@ impl Default for V8Generator {
     }
 }
 
-impl<C: Clock, R: RngCore> V8Generator<C, R> {
+impl<C, R> V8Generator<C, R> {
     /// A generator on the given clock and random source.
+    ///
+    /// ```
+    /// use uuidkit::{clock::ManualClock, generator::v8::V8Generator};
+    /// use uuidkit::{random::Csprng, time::UnixTime};
+    /// let clock = ManualClock::new(UnixTime::new(1_700_000_000, 0));
+    /// let mut g = V8Generator::with_sources(&clock, Csprng);
+    /// assert!(g.next() < g.next());
+    /// ```
     pub const fn with_sources(clock: C, rng: R) -> V8Generator<C, R> {
-        V8Generator {
-            clock,
-            rng,
-            state: Monotonic::new(60, 30, Step::One),
-            store: None,
-        }
-    }
-
-    /// Shares the v8 positions of the state in `store` with every other generator that
-    /// uses it; see [`V7Generator::with_store`](super::v7::V7Generator::with_store).
-    ///
-    /// ```
-    /// use std::sync::Arc;
-    /// use uuidkit::{generator::v8::V8Generator, store::StateStore};
-    /// let path = std::env::temp_dir().join(format!("uuidkit-doc-v8-{}", std::process::id()));
-    /// let store = Arc::new(StateStore::open(&path));
-    /// let mut a = V8Generator::new().with_store(store.clone());
-    /// let mut b = V8Generator::new().with_store(store);
-    /// assert_ne!(a.next(), b.next());
-    /// # let _ = std::fs::remove_file(&path);
-    /// ```
-    pub fn with_store(mut self, store: Arc<dyn LeaseSource>) -> Self {
-        self.store = Some(StoreLink::new(store, V8_BLOCKS));
-        self
-    }
-
-    /// What went wrong with the store since the last call; see
-    /// [`V7Generator::take_store_warnings`](super::v7::V7Generator::take_store_warnings).
-    pub fn take_store_warnings(&mut self) -> Vec<StoreWarning> {
-        leased::take_warnings(&mut self.store)
-    }
-
-    /// The next UUID.
-    // An inherent `next` that cannot end: the `Iterator` impl wraps it in `Some`.
-    #[allow(clippy::should_implement_trait)]
-    pub fn next(&mut self) -> Uuid {
-        let now = self.clock.now();
-        self.next_at(now)
-    }
-
-    /// Fills `out` with the next UUIDs, reading the clock once for the batch; see
-    /// [`V7Generator::fill`](super::v7::V7Generator::fill) for why that is allowed.
-    ///
-    /// ```
-    /// let mut g = uuidkit::generator::v8::V8Generator::new();
-    /// let mut batch = [uuidkit::Uuid::NIL; 64];
-    /// g.fill(&mut batch);
-    /// assert!(batch.windows(2).all(|w| w[0] < w[1]));
-    /// ```
-    pub fn fill(&mut self, out: &mut [Uuid]) {
-        let now = self.clock.now();
-        for u in out {
-            *u = self.next_at(now);
-        }
-    }
-
-    fn next_at(&mut self, now: crate::time::UnixTime) -> Uuid {
-        let steps = now.nanos_since_epoch() / 10;
-        let out = self.state.next(steps, &mut self.rng);
-        let (steps, counter) = match &mut self.store {
-            None => out,
-            Some(link) => self
-                .state
-                .admit(link, GeneratorKind::V8, out, steps, &mut self.rng),
-        };
-        let tail = self.rng.next_u32() as u64;
-        pack_time_based(steps, ((counter as u64) << 32) | tail)
+        Timed::from_parts(V8Stamp, Monotonic::new(60, 30, Step::One), clock, rng)
     }
 }
 
-impl<C: Clock, R: RngCore> Iterator for V8Generator<C, R> {
-    type Item = Uuid;
-    fn next(&mut self) -> Option<Uuid> {
-        Some(V8Generator::next(self))
+impl sealed::Stamp for V8Stamp {
+    fn kind(&self) -> GeneratorKind {
+        GeneratorKind::V8
+    }
+
+    fn blocks(&self) -> BlockSizes {
+        V8_BLOCKS
+    }
+
+    fn units(&self, now: UnixTime) -> u64 {
+        now.nanos_since_epoch() / 10
+    }
+
+    fn pack(&self, (steps, counter): (u64, u128), rng: &mut impl RngCore) -> Uuid {
+        let tail = rng.next_u32() as u64;
+        pack_time_based(steps, ((counter as u64) << 32) | tail)
     }
 }

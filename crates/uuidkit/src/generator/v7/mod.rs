@@ -49,16 +49,15 @@ use core::str::FromStr;
 
 use rand_core::RngCore;
 
-use std::sync::Arc;
-
 use self::gate::MS_MAX;
-use super::leased::{self, BlockSizes, StoreLink};
+use super::leased::BlockSizes;
 use super::monotonic::{Monotonic, Step};
+use super::timed::{Timed, sealed};
 use crate::Uuid;
 use crate::layout::v7::pack;
 use crate::random::Csprng;
-use crate::store::{GeneratorKind, LeaseSource, StoreWarning};
-use crate::time::{Clock, SystemClock};
+use crate::store::GeneratorKind;
+use crate::time::{SystemClock, UnixTime};
 
 /// The §6.2 method that fills `rand_a` and `rand_b`.
 ///
@@ -171,14 +170,7 @@ impl FromStr for V7Method {
 /// assert!(a < b);
 /// assert_eq!(a.version(), uuidkit::Version::V7);
 /// ```
-#[derive(Debug)]
-pub struct V7Generator<C = SystemClock, R = Csprng> {
-    clock: C,
-    rng: R,
-    method: V7Method,
-    state: Monotonic,
-    store: Option<StoreLink>,
-}
+pub type V7Generator<C = SystemClock, R = Csprng> = Timed<V7Method, C, R>;
 
 /// v7 blocks: at least 2^36 counter values of one millisecond (a one-UUID process leases
 /// little), at most 16 ms, grown while a block lasts less than 32 ms: a process at full
@@ -191,6 +183,11 @@ const V7_BLOCKS: BlockSizes = BlockSizes {
 
 impl V7Generator {
     /// A generator on the system clock and the default CSPRNG.
+    ///
+    /// ```
+    /// use uuidkit::generator::v7::{V7Generator, V7Method};
+    /// assert_eq!(V7Generator::new(V7Method::Random).method(), V7Method::Random);
+    /// ```
     pub const fn new(method: V7Method) -> V7Generator {
         V7Generator::with_sources(method, SystemClock, Csprng)
     }
@@ -202,160 +199,110 @@ impl Default for V7Generator {
     }
 }
 
-impl<C: Clock, R: RngCore> V7Generator<C, R> {
+impl<C, R> V7Generator<C, R> {
     /// A generator on the given clock and random source.
+    ///
+    /// ```
+    /// use uuidkit::{clock::ManualClock, generator::v7::{V7Generator, V7Method}};
+    /// use uuidkit::{random::Csprng, time::UnixTime};
+    /// let clock = ManualClock::new(UnixTime::new(1_700_000_000, 0));
+    /// let mut g = V7Generator::with_sources(V7Method::Precision, &clock, Csprng);
+    /// assert_eq!(g.next().version(), uuidkit::Version::V7);
+    /// ```
     pub const fn with_sources(method: V7Method, clock: C, rng: R) -> V7Generator<C, R> {
         let state = match method {
             V7Method::Counter => Monotonic::new(48, 42, Step::One),
             V7Method::Random => Monotonic::new(48, 74, Step::Random),
             V7Method::Precision => Monotonic::new(60, 30, Step::One),
         };
-        V7Generator {
-            clock,
-            rng,
-            method,
-            state,
-            store: None,
-        }
-    }
-
-    /// Shares the v7 positions of the state in `store` with every other generator that
-    /// uses it, in this process or any other: from now on no two of them make the same
-    /// UUID, and this one continues above everything the store has handed out (also
-    /// across restarts, crashes and a clock set back). See [`crate::store`].
-    ///
-    /// A store that cannot be used (unreadable, unwritable, locked too long) leaves the
-    /// generator in memory from then on, with a warning in
-    /// [`take_store_warnings`](Self::take_store_warnings); so does a damaged file,
-    /// which is repaired.
-    ///
-    /// ```
-    /// use std::sync::Arc;
-    /// use uuidkit::{generator::v7::{V7Generator, V7Method}, store::StateStore};
-    /// let path = std::env::temp_dir().join(format!("uuidkit-doc-v7-{}", std::process::id()));
-    /// let store = Arc::new(StateStore::open(&path));
-    /// let mut a = V7Generator::new(V7Method::Counter).with_store(store.clone());
-    /// let mut b = V7Generator::new(V7Method::Counter).with_store(store);
-    /// assert_ne!(a.next(), b.next());
-    /// assert!(a.take_store_warnings().is_empty());
-    /// # let _ = std::fs::remove_file(&path);
-    /// ```
-    pub fn with_store(mut self, store: Arc<dyn LeaseSource>) -> Self {
-        self.store = Some(StoreLink::new(store, V7_BLOCKS));
-        self
-    }
-
-    /// What went wrong with the store since the last call (damaged and repaired, or
-    /// unusable so the generator went on in memory). The library never prints them.
-    pub fn take_store_warnings(&mut self) -> Vec<StoreWarning> {
-        leased::take_warnings(&mut self.store)
+        Timed::from_parts(method, state, clock, rng)
     }
 
     /// The method this generator uses.
-    pub fn method(&self) -> V7Method {
-        self.method
-    }
-
-    /// The next UUID.
-    // An inherent `next` that cannot end: the `Iterator` impl wraps it in `Some`.
-    #[allow(clippy::should_implement_trait)]
-    #[inline]
-    pub fn next(&mut self) -> Uuid {
-        let now = self.clock.now();
-        self.next_at(now)
-    }
-
-    /// Fills `out` with the next UUIDs, reading the clock once for the whole batch.
-    ///
-    /// Every UUID of the batch carries that one reading (or a later time, where the
-    /// counter overflowed), which RFC 9562 §6.1 allows ("implementations MAY alter the
-    /// actual timestamp"): a batch of a few hundred takes microseconds, far below the
-    /// millisecond the timestamp resolves, and saves a clock read (about 25 ns here) per
-    /// UUID. The guarantees of [`next`](Self::next) hold across and within batches.
     ///
     /// ```
     /// use uuidkit::generator::v7::{V7Generator, V7Method};
-    /// let mut g = V7Generator::new(V7Method::Counter);
-    /// let mut batch = [uuidkit::Uuid::NIL; 256];
-    /// g.fill(&mut batch);
-    /// assert!(batch.windows(2).all(|w| w[0] < w[1]));
+    /// assert_eq!(V7Generator::default().method(), V7Method::Counter);
     /// ```
-    pub fn fill(&mut self, out: &mut [Uuid]) {
-        let now = self.clock.now();
-        for u in out {
-            *u = self.next_at(now);
+    pub const fn method(&self) -> V7Method {
+        *self.stamp()
+    }
+
+    /// The Unix millisecond of the last UUID.
+    ///
+    /// ```
+    /// use uuidkit::generator::v7::{V7Generator, V7Method};
+    /// let mut g = V7Generator::new(V7Method::Precision);
+    /// let u = g.next();
+    /// assert_eq!(g.last_millis(), uuidkit::layout::v7::decode(&u)?.unix_ts_ms);
+    /// # Ok::<(), uuidkit::layout::LayoutError>(())
+    /// ```
+    pub fn last_millis(&self) -> u64 {
+        match self.method() {
+            V7Method::Precision => self.last_timestamp() >> 12,
+            _ => self.last_timestamp(),
         }
+    }
+}
+
+/// v7's stamp: a method's timestamp units (milliseconds, or 1/4096 ms for `Precision`)
+/// and how it fills `rand_a` and `rand_b`.
+impl sealed::Stamp for V7Method {
+    fn kind(&self) -> GeneratorKind {
+        GeneratorKind::V7
+    }
+
+    fn blocks(&self) -> BlockSizes {
+        V7_BLOCKS
     }
 
     #[inline]
-    fn next_at(&mut self, now: crate::time::UnixTime) -> Uuid {
-        match self.method {
-            V7Method::Counter => {
-                let ms = now.millis_since_epoch();
-                let out = self.state.next(ms, &mut self.rng);
-                let (ms, counter) = self.admit(out, ms);
-                let tail = self.rng.next_u32() as u64;
-                pack(
-                    ms,
-                    (counter >> 30) as u16,
-                    ((counter as u64 & ((1 << 30) - 1)) << 32) | tail,
-                )
-            }
-            V7Method::Random => {
-                let ms = now.millis_since_epoch();
-                let (ms, value) = self.state.next(ms, &mut self.rng);
-                let (ms, value) = self.admit((ms, value), ms.min(MS_MAX));
-                pack(ms, (value >> 62) as u16, value as u64)
-            }
+    fn units(&self, now: UnixTime) -> u64 {
+        let ms = now.millis_since_epoch();
+        match self {
+            V7Method::Counter | V7Method::Random => ms,
+            // Units of 1/4096 ms: the fraction is rounded down, as §6.2 Method 3 says. A
+            // reading past the 48-bit millisecond range counts as its very last unit (the
+            // state clamps it), so the product cannot overflow. A reading before 1970 is
+            // the epoch itself, fraction included: its sub-millisecond part belongs to a
+            // negative millisecond, not to millisecond 0.
             V7Method::Precision => {
-                // Units of 1/4096 ms: the fraction is rounded down, as §6.2 Method 3 says.
-                // A reading past the 48-bit millisecond range counts as its very last
-                // unit (the state clamps it), so the product cannot overflow. A reading
-                // before 1970 is the epoch itself, fraction included: its sub-millisecond
-                // part belongs to a negative millisecond, not to millisecond 0.
-                let ms = now.millis_since_epoch();
-                let units = if now.secs() < 0 {
+                if now.secs() < 0 {
                     0
                 } else if ms > MS_MAX {
                     u64::MAX
                 } else {
                     ms * 4096 + (now.subsec_nanos() % 1_000_000) as u64 * 4096 / 1_000_000
-                };
-                let (units, counter) = self.state.next(units, &mut self.rng);
-                let (units, counter) = self.admit((units, counter), units);
-                let tail = self.rng.next_u32() as u64;
-                pack(
-                    units >> 12,
-                    (units & 0xfff) as u16,
-                    ((counter as u64) << 32) | tail,
-                )
+                }
             }
         }
     }
 
-    /// Admits an output of the state machine through the store, if there is one.
+    fn lease_clock(&self, units: u64, out: (u64, u128)) -> u64 {
+        match self {
+            // Method 2 has always leased with the clock at the millisecond it hands out,
+            // not the one it read (they differ only after the clock went back).
+            V7Method::Random => out.0.min(MS_MAX),
+            _ => units,
+        }
+    }
+
     #[inline]
-    fn admit(&mut self, out: (u64, u128), now: u64) -> (u64, u128) {
-        match &mut self.store {
-            None => out,
-            Some(link) => self
-                .state
-                .admit(link, GeneratorKind::V7, out, now, &mut self.rng),
+    fn pack(&self, (t, counter): (u64, u128), rng: &mut impl RngCore) -> Uuid {
+        match self {
+            V7Method::Counter => {
+                let tail = rng.next_u32() as u64;
+                pack(
+                    t,
+                    (counter >> 30) as u16,
+                    ((counter as u64 & ((1 << 30) - 1)) << 32) | tail,
+                )
+            }
+            V7Method::Random => pack(t, (counter >> 62) as u16, counter as u64),
+            V7Method::Precision => {
+                let tail = rng.next_u32() as u64;
+                pack(t >> 12, (t & 0xfff) as u16, ((counter as u64) << 32) | tail)
+            }
         }
-    }
-
-    /// The Unix millisecond of the last UUID.
-    pub fn last_millis(&self) -> u64 {
-        match self.method {
-            V7Method::Precision => self.state.timestamp() >> 12,
-            _ => self.state.timestamp(),
-        }
-    }
-}
-
-impl<C: Clock, R: RngCore> Iterator for V7Generator<C, R> {
-    type Item = Uuid;
-    fn next(&mut self) -> Option<Uuid> {
-        Some(V7Generator::next(self))
     }
 }
