@@ -153,9 +153,9 @@ thread_local! {
 /// # Timestamp
 /// Its millisecond is the system clock's, read by this thread less than a millisecond
 /// earlier: where the CPU has an invariant time-stamp counter, the clock is read again
-/// only once the counter says its millisecond may have ended (the
-/// [`v7`](mod@super::v7) module documents the gate and its bound), which takes the clock read (about
-/// 25 ns) out of most calls. A clock set back leaves the timestamp standing until the
+/// only once the counter says its millisecond may have ended (the [`v7`](mod@super::v7)
+/// module documents the gate and its bound), which takes the clock read (about 25 ns)
+/// out of most calls. A clock set back leaves the timestamp standing until the
 /// clock catches up; the UUIDs keep increasing.
 ///
 /// ```

@@ -122,8 +122,9 @@ impl fmt::Display for StateFileError {
 
 impl std::error::Error for StateFileError {}
 
-/// Makes the process-wide generators ([`v1`](crate::v1), [`v6`](crate::v6), [`v7`](crate::v7), [`v7_fill`](crate::v7_fill), [`v8`](crate::v8)) keep
-/// their state in the file `path`, shared with every other process that uses it: see
+/// Makes the process-wide generators ([`v1`](crate::v1), [`v6`](crate::v6),
+/// [`v7`](crate::v7), [`v7_fill`](crate::v7_fill), [`v8`](crate::v8)) keep their state
+/// in the file `path`, shared with every other process that uses it: see
 /// [Across processes and restarts](super#across-processes-and-restarts) for what that
 /// guarantees, and what holds without it (uniqueness and order within this process
 /// only). Call it before the first UUID of the process; it wins over `UUIDKIT_STATE`.
