@@ -9,7 +9,7 @@
 use std::sync::Mutex;
 
 use pgrx::prelude::*;
-use uuidkit::generator::unix::{UnixGenerator, V7Method};
+use uuidkit::generator::v7::{V7Generator, V7Method};
 use uuidkit::layout;
 use uuidkit::random::{Csprng, RngCore};
 
@@ -65,9 +65,9 @@ pub fn uuidkit_v7() -> pgrx::Uuid {
 }
 
 // One generator per §6.2 method, for the session (a backend is one thread).
-static COUNTER: Mutex<UnixGenerator> = Mutex::new(UnixGenerator::new(V7Method::Counter));
-static RANDOM: Mutex<UnixGenerator> = Mutex::new(UnixGenerator::new(V7Method::Random));
-static PRECISION: Mutex<UnixGenerator> = Mutex::new(UnixGenerator::new(V7Method::Precision));
+static COUNTER: Mutex<V7Generator> = Mutex::new(V7Generator::new(V7Method::Counter));
+static RANDOM: Mutex<V7Generator> = Mutex::new(V7Generator::new(V7Method::Random));
+static PRECISION: Mutex<V7Generator> = Mutex::new(V7Generator::new(V7Method::Precision));
 
 /// A v7 UUID made with a chosen method of RFC 9562 §6.2: `'counter'` (Method 1, a 42-bit
 /// counter), `'random'` (Method 2, a monotonic random increment) or `'precision'`

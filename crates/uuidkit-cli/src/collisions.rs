@@ -4,7 +4,7 @@ use std::io::Write;
 
 use clap::error::ErrorKind;
 use uuidkit::collisions::{self, Fleet, MachineId, Mode, Model, Node};
-use uuidkit::generator::unix::V7Method;
+use uuidkit::generator::v7::V7Method;
 use uuidkit::layout::Layout;
 
 use crate::args::CollisionsArgs;

@@ -17,7 +17,7 @@ use std::time::Duration;
 use state_common::wait_listening;
 use uuidkit::Uuid;
 use uuidkit::generator::gregorian::GregorianGenerator;
-use uuidkit::generator::unix::{UnixGenerator, V7Method};
+use uuidkit::generator::v7::{V7Generator, V7Method};
 use uuidkit::node::NodeStrategy;
 use uuidkit::service::client::DaemonClient;
 
@@ -168,7 +168,7 @@ fn client(
             // Each its own connection, as a separate process would have.
             let daemon = Arc::new(DaemonClient::connect(&socket).expect("connect"));
             let out: Vec<Uuid> = if version == 7 {
-                let mut g = UnixGenerator::new(V7Method::Counter).with_store(daemon);
+                let mut g = V7Generator::new(V7Method::Counter).with_store(daemon);
                 let v = (0..PER_CLIENT).map(|_| g.next()).collect();
                 assert_eq!(g.take_store_warnings(), vec![]);
                 v

@@ -4,7 +4,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use uuidkit::Uuid;
-use uuidkit::generator::unix::{UnixGenerator, V7Method};
+use uuidkit::generator::v7::{V7Generator, V7Method};
 
 /// A primary key kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,7 +54,7 @@ impl Key {
     pub fn source(self) -> Option<KeySource> {
         match self {
             Key::Serial => None,
-            Key::V7(m) => Some(KeySource::V7(Box::new(UnixGenerator::new(m)))),
+            Key::V7(m) => Some(KeySource::V7(Box::new(V7Generator::new(m)))),
             k => Some(KeySource::ProcessWide(k)),
         }
     }
@@ -99,7 +99,7 @@ pub enum KeySource {
     /// The process-wide generator of a version.
     ProcessWide(Key),
     /// A v7 generator of this connection's own.
-    V7(Box<UnixGenerator>),
+    V7(Box<V7Generator>),
 }
 
 impl KeySource {
@@ -110,7 +110,7 @@ impl KeySource {
             KeySource::ProcessWide(Key::V4) => uuidkit::v4(),
             KeySource::ProcessWide(Key::V6) => uuidkit::v6(),
             KeySource::ProcessWide(_) => uuidkit::v8(),
-            KeySource::V7(g) => UnixGenerator::next(g),
+            KeySource::V7(g) => V7Generator::next(g),
         }
     }
 }

@@ -10,9 +10,9 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput};
 use uuidkit::Version;
-use uuidkit::generator::custom::CustomGenerator;
 use uuidkit::generator::draft::DraftGenerator;
 use uuidkit::generator::sharded::ShardedGregorian;
+use uuidkit::generator::v8::V8Generator;
 use uuidkit::layout::Layout;
 
 const N: u64 = 1024;
@@ -50,7 +50,7 @@ fn sharded_v1(c: &mut Criterion) {
 fn draft_generators(c: &mut Criterion) {
     let mut g = c.benchmark_group("v8 generators");
     g.throughput(Throughput::Elements(N));
-    let mut b1 = CustomGenerator::new();
+    let mut b1 = V8Generator::new();
     g.bench_function("b1", |b| {
         b.iter(|| {
             for _ in 0..N {

@@ -214,14 +214,14 @@ fn generate(c: &mut Criterion) {
 /// Owned generators, one thread: the single-thread rate of each.
 fn owned_generators(c: &mut Criterion) {
     use uuidkit::generator::{
-        custom::CustomGenerator, gregorian::GregorianGenerator, unix::UnixGenerator, unix::V7Method,
+        gregorian::GregorianGenerator, v7::V7Generator, v7::V7Method, v8::V8Generator,
     };
     let mut g = c.benchmark_group("generator");
     g.throughput(Throughput::Elements(1));
     for m in [V7Method::Counter, V7Method::Random, V7Method::Precision] {
-        let mut gen7 = UnixGenerator::new(m);
+        let mut gen7 = V7Generator::new(m);
         g.bench_function(format!("v7 {m}"), |b| b.iter(|| black_box(gen7.next())));
-        let mut gen7 = UnixGenerator::new(m);
+        let mut gen7 = V7Generator::new(m);
         let mut batch = [uuidkit::Uuid::NIL; 256];
         g.bench_function(format!("v7 {m} fill 256"), |b| {
             b.iter(|| {
@@ -230,7 +230,7 @@ fn owned_generators(c: &mut Criterion) {
             })
         });
     }
-    let mut gen8 = CustomGenerator::new();
+    let mut gen8 = V8Generator::new();
     g.bench_function("v8", |b| b.iter(|| black_box(gen8.next())));
     let mut gen1 = GregorianGenerator::v1();
     g.bench_function("v1", |b| b.iter(|| black_box(gen1.next())));

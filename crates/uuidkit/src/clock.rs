@@ -15,10 +15,10 @@ use crate::time::{Clock, UnixTime};
 ///
 /// ```
 /// use std::time::Duration;
-/// use uuidkit::{clock::ManualClock, generator::unix::{UnixGenerator, V7Method}, random::Csprng};
+/// use uuidkit::{clock::ManualClock, generator::v7::{V7Generator, V7Method}, random::Csprng};
 ///
 /// let clock = ManualClock::at_millis(1_700_000_000_000);
-/// let mut g = UnixGenerator::with_sources(V7Method::Counter, &clock, Csprng);
+/// let mut g = V7Generator::with_sources(V7Method::Counter, &clock, Csprng);
 /// let a = g.next();
 /// clock.step_back(Duration::from_secs(3600));
 /// let b = g.next();

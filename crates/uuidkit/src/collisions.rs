@@ -48,7 +48,7 @@
 
 use core::fmt;
 
-use crate::generator::unix::V7Method;
+use crate::generator::v7::V7Method;
 use crate::layout::Layout;
 use crate::layout::draft::{Precision, V8Timestamp};
 
@@ -357,7 +357,7 @@ pub fn model(mode: &Mode) -> Result<Model, CollisionError> {
 ///
 /// ```
 /// use uuidkit::collisions::{estimate, Fleet, Mode, MachineId};
-/// use uuidkit::generator::unix::V7Method;
+/// use uuidkit::generator::v7::V7Method;
 /// // 1,000 hosts at a million a second for 10 years: v7's 73 random bits a millisecond
 /// // are not enough (about 17 colliding pairs expected), v4's 122 bits are (about 0.01).
 /// let fleet = Fleet { hosts: 1000.0, rate: 1e6, years: 10.0 };

@@ -103,10 +103,12 @@ pub mod text;
 pub mod time;
 mod uuid;
 
+// From `process`, not `generator`: there `v7` and `v8` also name the generator modules,
+// which belong under `generator`, not at the root.
 #[cfg(feature = "std")]
-pub use generator::{
-    try_v1, try_v6, use_default_state_file, use_state_file, v1, v4, v4_fill, v6, v7, v7_fill, v8,
-};
+pub use generator::process::{try_v1, try_v6, v1, v4, v4_fill, v6, v7, v7_fill, v8};
+#[cfg(feature = "std")]
+pub use generator::{use_default_state_file, use_state_file};
 pub use node::NodeId;
 pub use text::{Case, Format, ParseError};
 pub use uuid::{Uuid, Variant, Version};

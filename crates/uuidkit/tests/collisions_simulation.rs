@@ -22,9 +22,9 @@ use uuidkit::Uuid;
 use uuidkit::Version;
 use uuidkit::clock::ManualClock;
 use uuidkit::collisions::{Fleet, Model, SECONDS_PER_YEAR};
-use uuidkit::generator::custom::CustomGenerator;
 use uuidkit::generator::gregorian::GregorianGenerator;
-use uuidkit::generator::unix::{UnixGenerator, V7Method};
+use uuidkit::generator::v7::{V7Generator, V7Method};
+use uuidkit::generator::v8::V8Generator;
 use uuidkit::node::NodeStrategy;
 use uuidkit::time::UnixTime;
 
@@ -127,7 +127,7 @@ fn simulate_v7(
     for h in 0..hosts {
         let clock = ManualClock::at_millis(1_700_000_000_000);
         let mut g =
-            UnixGenerator::with_sources(method, &clock, FewBits::new(h, seed_bits, tail_bits));
+            V7Generator::with_sources(method, &clock, FewBits::new(h, seed_bits, tail_bits));
         for _ in 0..units {
             for _ in 0..k {
                 all.push(g.next());
@@ -196,7 +196,7 @@ fn v8_time_based_matches_its_model() {
     let mut all = Vec::new();
     for h in 0..hosts {
         let clock = ManualClock::at_millis(1_700_000_000_000);
-        let mut g = CustomGenerator::with_sources(&clock, FewBits::new(h, 10, 10));
+        let mut g = V8Generator::with_sources(&clock, FewBits::new(h, 10, 10));
         for _ in 0..units {
             for _ in 0..k {
                 all.push(g.next());

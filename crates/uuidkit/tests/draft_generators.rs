@@ -191,10 +191,10 @@ fn machine_id_in_every_uuid_right_after_the_sequence() {
 /// v7 (RFC 9562) with a machine ID: in `rand_b` right after the counter; order kept.
 #[test]
 fn v7_machine_id_keeps_order() {
-    use uuidkit::generator::unix::{UnixGenerator, V7Method};
+    use uuidkit::generator::v7::{V7Generator, V7Method};
     for method in [V7Method::Counter, V7Method::Precision] {
         let clock = ManualClock::at_millis(T0_MS);
-        let mut g = UnixGenerator::with_sources(method, &clock, rng(5));
+        let mut g = V7Generator::with_sources(method, &clock, rng(5));
         let m = MachineId::new(0x1234, 16).unwrap();
         let mut last = Uuid::NIL;
         for _ in 0..100_000 {

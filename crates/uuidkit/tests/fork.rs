@@ -16,9 +16,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use uuidkit::Uuid;
-use uuidkit::generator::unix::{UnixGenerator, V7Method};
+use uuidkit::generator::v7::{V7Generator, V7Method};
 
-fn sample(owned: &mut UnixGenerator) -> [Uuid; 5] {
+fn sample(owned: &mut V7Generator) -> [Uuid; 5] {
     [
         uuidkit::v4(),
         uuidkit::v7(),
@@ -41,7 +41,7 @@ fn random_tail(u: &Uuid) -> u32 {
 #[test]
 fn parent_and_child_diverge_after_fork() {
     // Use every process-wide generator once so their state exists before the fork.
-    let mut owned = UnixGenerator::new(V7Method::Counter);
+    let mut owned = V7Generator::new(V7Method::Counter);
     let before = sample(&mut owned);
     let (mut parent_end, mut child_end) = UnixStream::pair().unwrap();
     // SAFETY: the child touches only uuidkit's generators, a socket and `_exit`; uuidkit

@@ -10,9 +10,9 @@ use proptest::prelude::*;
 use rand_chacha::ChaCha8Rng;
 use uuidkit::clock::ManualClock;
 use uuidkit::generator::GenError;
-use uuidkit::generator::custom::CustomGenerator;
 use uuidkit::generator::gregorian::{GregorianGenerator, MAX_AHEAD_TICKS, OverrunPolicy};
-use uuidkit::generator::unix::{UnixGenerator, V7Method};
+use uuidkit::generator::v7::{V7Generator, V7Method};
+use uuidkit::generator::v8::V8Generator;
 use uuidkit::layout::{self, ClockSequence};
 use uuidkit::node::NodeStrategy;
 use uuidkit::random::SeedableRng;
@@ -48,7 +48,7 @@ fn assert_strictly_increasing(label: &str, mut next: impl FnMut() -> Uuid, n: us
 fn frozen_clock_20_million_v7_each_method() {
     for m in METHODS {
         let clock = ManualClock::at_millis(T0_MS);
-        let mut g = UnixGenerator::with_sources(m, &clock, rng(1));
+        let mut g = V7Generator::with_sources(m, &clock, rng(1));
         assert_strictly_increasing(&format!("v7 {m}"), || g.next(), 20_000_000);
     }
 }
@@ -56,7 +56,7 @@ fn frozen_clock_20_million_v7_each_method() {
 #[test]
 fn frozen_clock_20_million_v8() {
     let clock = ManualClock::at_millis(T0_MS);
-    let mut g = CustomGenerator::with_sources(&clock, rng(2));
+    let mut g = V8Generator::with_sources(&clock, rng(2));
     assert_strictly_increasing("v8", || g.next(), 20_000_000);
 }
 
@@ -136,7 +136,7 @@ fn clock_stepped_back_v7_v8_v6_never_decrease() {
     for back in step_back_cases() {
         for m in METHODS {
             let clock = ManualClock::at_millis(T0_MS);
-            let mut g = UnixGenerator::with_sources(m, &clock, rng(7));
+            let mut g = V7Generator::with_sources(m, &clock, rng(7));
             let before = g.next();
             clock.step_back(back);
             assert_strictly_increasing(&format!("v7 {m}"), || g.next(), 10_000);
@@ -154,7 +154,7 @@ fn clock_stepped_back_v7_v8_v6_never_decrease() {
         }
 
         let clock = ManualClock::at_millis(T0_MS);
-        let mut g = CustomGenerator::with_sources(&clock, rng(8));
+        let mut g = V8Generator::with_sources(&clock, rng(8));
         let before = g.next();
         clock.step_back(back);
         assert!(g.next() > before);
@@ -386,7 +386,7 @@ proptest! {
     fn any_clock_gives_strictly_increasing_v6_v7_v8(ms in moves(), seed in any::<u64>()) {
         for m in METHODS {
             let clock = ManualClock::at_millis(T0_MS);
-            let mut g = UnixGenerator::with_sources(m, &clock, rng(seed));
+            let mut g = V7Generator::with_sources(m, &clock, rng(seed));
             let mut last = g.next();
             for mv in &ms {
                 apply(&clock, mv);
@@ -396,7 +396,7 @@ proptest! {
             }
         }
         let clock = ManualClock::at_millis(T0_MS);
-        let mut g8 = CustomGenerator::with_sources(&clock, rng(seed));
+        let mut g8 = V8Generator::with_sources(&clock, rng(seed));
         let mut g6 = GregorianGenerator::with_sources(Version::V6, &clock, rng(seed));
         let (mut l8, mut l6) = (g8.next(), g6.next().unwrap());
         for mv in &ms {
@@ -623,7 +623,7 @@ fn far_future_clocks_saturate() {
     for at in limits {
         for m in METHODS {
             let clock = ManualClock::new(at);
-            let mut g = UnixGenerator::with_sources(m, &clock, rng(39));
+            let mut g = V7Generator::with_sources(m, &clock, rng(39));
             let u = g.next();
             let f = layout::v7::decode(&u).unwrap();
             assert_eq!(f.unix_ts_ms, (1 << 48) - 1, "{m} at {at}");
@@ -633,7 +633,7 @@ fn far_future_clocks_saturate() {
             assert_strictly_increasing(&format!("v7 {m} at {at}"), || g.next(), 1000);
         }
         let clock = ManualClock::new(at);
-        let mut g = CustomGenerator::with_sources(&clock, rng(40));
+        let mut g = V8Generator::with_sources(&clock, rng(40));
         assert_strictly_increasing(&format!("v8 at {at}"), || g.next(), 1000);
     }
 }
@@ -664,7 +664,7 @@ fn clocks_before_the_epoch_count_as_the_epoch() {
     for at in before(UnixTime::EPOCH) {
         for m in METHODS {
             let clock = ManualClock::new(at);
-            let u = UnixGenerator::with_sources(m, &clock, rng(41)).next();
+            let u = V7Generator::with_sources(m, &clock, rng(41)).next();
             let f = layout::v7::decode(&u).unwrap();
             assert_eq!(f.unix_ts_ms, 0, "v7 {m} at {at}: {u}");
             if m == V7Method::Precision {
@@ -675,7 +675,7 @@ fn clocks_before_the_epoch_count_as_the_epoch() {
             }
         }
         let clock = ManualClock::new(at);
-        let u = CustomGenerator::with_sources(&clock, rng(42)).next();
+        let u = V8Generator::with_sources(&clock, rng(42)).next();
         let d = decode_as(&u, Layout::B1).unwrap();
         assert_eq!(d.timestamp, Some(0), "v8 (b1) at {at}: {u}");
         for layout in Layout::ALL {

@@ -8,9 +8,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use uuidkit::clock::ManualClock;
-use uuidkit::generator::custom::CustomGenerator;
 use uuidkit::generator::gregorian::GregorianGenerator;
-use uuidkit::generator::unix::{UnixGenerator, V7Method};
+use uuidkit::generator::v7::{V7Generator, V7Method};
+use uuidkit::generator::v8::V8Generator;
 use uuidkit::layout::ClockSequence;
 use uuidkit::node::NodeStrategy;
 use uuidkit::random::Csprng;
@@ -85,9 +85,9 @@ fn generators_sharing_a_store_never_collide() {
         Arc::new(StateStore::open(&path)),
     );
     for method in [V7Method::Counter, V7Method::Random, V7Method::Precision] {
-        let mut a = UnixGenerator::with_sources(method, &clock, Csprng).with_store(sa.clone());
+        let mut a = V7Generator::with_sources(method, &clock, Csprng).with_store(sa.clone());
         let mut b =
-            UnixGenerator::with_sources(V7Method::Counter, &clock, Csprng).with_store(sb.clone());
+            V7Generator::with_sources(V7Method::Counter, &clock, Csprng).with_store(sb.clone());
         let mut seen = HashSet::new();
         for _ in 0..50_000 {
             assert!(
@@ -96,8 +96,8 @@ fn generators_sharing_a_store_never_collide() {
             );
         }
     }
-    let mut a = CustomGenerator::with_sources(&clock, Csprng).with_store(sa);
-    let mut b = CustomGenerator::with_sources(&clock, Csprng).with_store(sb);
+    let mut a = V8Generator::with_sources(&clock, Csprng).with_store(sa);
+    let mut b = V8Generator::with_sources(&clock, Csprng).with_store(sb);
     let mut seen = HashSet::new();
     for _ in 0..50_000 {
         assert!(seen.insert(a.next()) && seen.insert(b.next()), "v8");
@@ -117,11 +117,11 @@ fn restart_continues_above_the_last_uuid_even_with_the_clock_set_back() {
     };
     let v7_last = {
         let mut g =
-            UnixGenerator::with_sources(V7Method::Counter, &clock, Csprng).with_store(store());
+            V7Generator::with_sources(V7Method::Counter, &clock, Csprng).with_store(store());
         (0..10_000).map(|_| g.next()).last().unwrap()
     };
     let v8_last = {
-        let mut g = CustomGenerator::with_sources(&clock, Csprng).with_store(store());
+        let mut g = V8Generator::with_sources(&clock, Csprng).with_store(store());
         (0..10_000).map(|_| g.next()).last().unwrap()
     };
     let v1_first = {
@@ -134,9 +134,9 @@ fn restart_continues_above_the_last_uuid_even_with_the_clock_set_back() {
     clock.step_back(Duration::from_secs(3600));
     let mut g = gregorian(Version::V6, &clock, &store());
     assert!(g.next().unwrap() > v6_last);
-    let mut g = UnixGenerator::with_sources(V7Method::Counter, &clock, Csprng).with_store(store());
+    let mut g = V7Generator::with_sources(V7Method::Counter, &clock, Csprng).with_store(store());
     assert!(g.next() > v7_last);
-    let mut g = CustomGenerator::with_sources(&clock, Csprng).with_store(store());
+    let mut g = V8Generator::with_sources(&clock, Csprng).with_store(store());
     assert!(g.next() > v8_last);
     let mut g = GregorianGenerator::with_sources(Version::V1, &clock, Csprng)
         .with_node(NodeStrategy::Fixed(NodeId::from_u64(0xB).unwrap()))
@@ -161,9 +161,9 @@ fn after_a_power_loss_the_write_ahead_mark_is_enough() {
     {
         let store = Arc::new(StateStore::with_storage(Box::new(storage.clone())));
         let mut g6 = gregorian(Version::V6, &clock, &store);
-        let mut g7 = UnixGenerator::with_sources(V7Method::Counter, &clock, Csprng)
-            .with_store(store.clone());
-        let mut g8 = CustomGenerator::with_sources(&clock, Csprng).with_store(store);
+        let mut g7 =
+            V7Generator::with_sources(V7Method::Counter, &clock, Csprng).with_store(store.clone());
+        let mut g8 = V8Generator::with_sources(&clock, Csprng).with_store(store);
         for i in 0..200_000 {
             before.push((g6.next().unwrap(), g7.next(), g8.next()));
             if i % 100 == 0 {
@@ -176,9 +176,9 @@ fn after_a_power_loss_the_write_ahead_mark_is_enough() {
     let store = Arc::new(StateStore::with_storage(Box::new(storage)));
     assert!(gregorian(Version::V6, &clock, &store).next().unwrap() > l6);
     let mut g7 =
-        UnixGenerator::with_sources(V7Method::Counter, &clock, Csprng).with_store(store.clone());
+        V7Generator::with_sources(V7Method::Counter, &clock, Csprng).with_store(store.clone());
     assert!(g7.next() > l7);
-    let mut g8 = CustomGenerator::with_sources(&clock, Csprng).with_store(store);
+    let mut g8 = V8Generator::with_sources(&clock, Csprng).with_store(store);
     assert!(g8.next() > l8);
 }
 
@@ -203,7 +203,7 @@ fn an_unusable_store_leaves_generation_in_memory_with_a_warning() {
     assert!(warnings[0].to_string().contains("afile"), "{}", warnings[0]);
     assert!(g.take_store_warnings().is_empty(), "each warning once");
 
-    let mut g = UnixGenerator::with_sources(V7Method::Counter, &clock, Csprng).with_store(store);
+    let mut g = V7Generator::with_sources(V7Method::Counter, &clock, Csprng).with_store(store);
     let a = g.next();
     assert!(g.next() > a);
     assert_eq!(g.take_store_warnings().len(), 1);
@@ -222,7 +222,7 @@ fn a_forked_child_leases_its_own_block() {
         .with_node(node())
         .with_clock_seq(cs7())
         .with_store(store.clone());
-    let mut g7 = UnixGenerator::new(V7Method::Counter).with_store(store);
+    let mut g7 = V7Generator::new(V7Method::Counter).with_store(store);
     let _ = (g6.next().unwrap(), g7.next());
     let (mut parent_end, mut child_end) = UnixStream::pair().unwrap();
     // SAFETY: the child touches only uuidkit's generators, a socket and `_exit`.

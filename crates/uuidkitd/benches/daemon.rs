@@ -21,7 +21,7 @@ use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use uuidkit::Uuid;
-use uuidkit::generator::unix::{UnixGenerator, V7Method};
+use uuidkit::generator::v7::{V7Generator, V7Method};
 use uuidkit::service::client::DaemonClient;
 use uuidkit::store::{GeneratorKind, LeaseRequest};
 
@@ -231,7 +231,7 @@ fn percentile(sorted: &[u64], p: f64) -> f64 {
     sorted[i] as f64 / 1000.0
 }
 
-fn bulk(g: &mut UnixGenerator) -> (Duration, Uuid) {
+fn bulk(g: &mut V7Generator) -> (Duration, Uuid) {
     let mut batch = vec![Uuid::NIL; 4096];
     let mut last = Uuid::NIL;
     let start = Instant::now();
@@ -268,8 +268,8 @@ fn main() {
     }
 
     let daemon_client = Arc::new(DaemonClient::connect(&daemon.socket).expect("connect"));
-    let mut through_daemon = UnixGenerator::new(V7Method::Counter).with_store(daemon_client);
-    let mut in_process = UnixGenerator::new(V7Method::Counter);
+    let mut through_daemon = V7Generator::new(V7Method::Counter).with_store(daemon_client);
+    let mut in_process = V7Generator::new(V7Method::Counter);
     // Alternate, best of three each, so that both see the same machine.
     let mut best_daemon = Duration::MAX;
     let mut best_local = Duration::MAX;
@@ -283,7 +283,7 @@ fn main() {
     );
     let per = |d: Duration| d.as_nanos() as f64 / BULK as f64;
     println!();
-    println!("Bulk v7 (`UnixGenerator::fill`, batches of 4096, {BULK} UUIDs, best of 3)");
+    println!("Bulk v7 (`V7Generator::fill`, batches of 4096, {BULK} UUIDs, best of 3)");
     println!();
     println!("| generator | ns per UUID | UUIDs/s | ratio |");
     println!("|---|---|---|---|");

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use common::{Daemon, TempDir};
 use uuidkit::Uuid;
 use uuidkit::generator::gregorian::GregorianGenerator;
-use uuidkit::generator::unix::{UnixGenerator, V7Method};
+use uuidkit::generator::v7::{V7Generator, V7Method};
 use uuidkit::node::NodeStrategy;
 use uuidkit::service::client::DaemonClient;
 
@@ -32,7 +32,7 @@ fn run_clients(socket: &std::path::Path, version: u8) -> Vec<Vec<Uuid>> {
                 let mut out = Vec::with_capacity(PER_CLIENT);
                 match version {
                     7 => {
-                        let mut g = UnixGenerator::new(V7Method::Counter).with_store(daemon);
+                        let mut g = V7Generator::new(V7Method::Counter).with_store(daemon);
                         out.extend((0..PER_CLIENT).map(|_| g.next()));
                         assert_eq!(g.take_store_warnings(), vec![]);
                     }

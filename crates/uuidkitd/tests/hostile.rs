@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use common::{Daemon, TempDir};
-use uuidkit::generator::unix::{UnixGenerator, V7Method};
+use uuidkit::generator::v7::{V7Generator, V7Method};
 use uuidkit::service::client::DaemonClient;
 use uuidkit::service::protocol::{Header, Request, WireLeaseRequest, op, status};
 use uuidkit::store::{GeneratorKind, LeaseRequest};
@@ -64,7 +64,7 @@ fn now_v7() -> u128 {
 /// until told to stop. Returns its UUIDs and the longest a request took.
 fn good_client(path: PathBuf, stop: Arc<AtomicBool>) -> (Vec<uuidkit::Uuid>, Duration) {
     let daemon = Arc::new(DaemonClient::connect(&path).expect("connect"));
-    let mut g = UnixGenerator::new(V7Method::Counter).with_store(daemon.clone());
+    let mut g = V7Generator::new(V7Method::Counter).with_store(daemon.clone());
     let mut out = Vec::new();
     let mut worst = Duration::ZERO;
     while !stop.load(Ordering::Relaxed) {

@@ -19,7 +19,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use common::{Daemon, TempDir, gregorian_ticks};
 use uuidkit::generator::gregorian::GregorianGenerator;
-use uuidkit::generator::unix::{UnixGenerator, V7Method};
+use uuidkit::generator::v7::{V7Generator, V7Method};
 use uuidkit::node::NodeStrategy;
 use uuidkit::service::client::DaemonClient;
 use uuidkit::{NodeId, Uuid};
@@ -188,7 +188,7 @@ fn hostile_users_cannot_push_the_lead_past_the_bound_or_starve_others() {
         let (own, stop) = (own.clone(), Arc::clone(&stop));
         std::thread::spawn(move || {
             let daemon = Arc::new(DaemonClient::connect(&own).expect("connect"));
-            let mut g = UnixGenerator::new(V7Method::Counter).with_store(daemon);
+            let mut g = V7Generator::new(V7Method::Counter).with_store(daemon);
             let mut last = Uuid::NIL;
             let mut made = 0u64;
             while !stop.load(Ordering::Relaxed) {
@@ -308,7 +308,7 @@ fn hostile_users_cannot_push_the_lead_past_the_bound_or_starve_others() {
     // From the UUIDs' times, after it all: the next lease of each kind starts within
     // the bound of the clock.
     let daemon = Arc::new(DaemonClient::connect(&own).unwrap());
-    let mut g = UnixGenerator::new(V7Method::Counter).with_store(daemon.clone());
+    let mut g = V7Generator::new(V7Method::Counter).with_store(daemon.clone());
     assert!(v7_ms(&g.next()) <= now_ms() + BOUND_MS);
     let node: NodeId = NODE.parse().unwrap();
     let mut g1 = GregorianGenerator::v1()
@@ -328,7 +328,7 @@ fn a_full_speed_client_gets_all_its_uuids() {
     let dir = TempDir::new("lead-full-speed");
     let (mut d, uuidd) = start(&dir);
     let daemon = Arc::new(DaemonClient::connect(&d.socket).unwrap());
-    let mut g = UnixGenerator::new(V7Method::Counter).with_store(daemon.clone());
+    let mut g = V7Generator::new(V7Method::Counter).with_store(daemon.clone());
     let mut batch = vec![Uuid::NIL; 4096];
     let mut last = Uuid::NIL;
     for _ in 0..1000 {

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
 use common::{BIN, Daemon, TempDir};
-use uuidkit::generator::unix::{UnixGenerator, V7Method};
+use uuidkit::generator::v7::{V7Generator, V7Method};
 use uuidkit::service::client::DaemonClient;
 use uuidkit::store::{GeneratorKind, LeaseRequest, StateStore, read_state};
 
@@ -139,7 +139,7 @@ fn a_damaged_state_file_does_not_stop_the_daemon_and_is_rewritten() {
         put(&state, damaged.as_bytes());
         let mut daemon = Daemon::start(&dir.0, &[], None);
         let client = Arc::new(DaemonClient::new(daemon.socket.clone()));
-        let mut g = UnixGenerator::new(V7Method::Counter).with_store(client);
+        let mut g = V7Generator::new(V7Method::Counter).with_store(client);
         g.next();
         assert!(g.take_store_warnings().is_empty(), "{name}");
         daemon.assert_running();

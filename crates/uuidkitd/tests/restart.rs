@@ -12,7 +12,7 @@ use std::time::Duration;
 use common::{Daemon, TempDir};
 use uuidkit::Uuid;
 use uuidkit::generator::gregorian::GregorianGenerator;
-use uuidkit::generator::unix::{UnixGenerator, V7Method};
+use uuidkit::generator::v7::{V7Generator, V7Method};
 use uuidkit::node::NodeStrategy;
 use uuidkit::service::client::DaemonClient;
 
@@ -30,7 +30,7 @@ fn client(path: std::path::PathBuf, v: u8, limit: usize) -> Vec<Uuid> {
     let mut out = Vec::new();
     match v {
         7 => {
-            let mut g = UnixGenerator::new(V7Method::Counter).with_store(daemon);
+            let mut g = V7Generator::new(V7Method::Counter).with_store(daemon);
             while out.len() < limit {
                 let u = g.next();
                 if !g.take_store_warnings().is_empty() {

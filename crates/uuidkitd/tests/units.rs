@@ -16,7 +16,7 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use common::{BIN, TempDir};
-use uuidkit::generator::unix::{UnixGenerator, V7Method};
+use uuidkit::generator::v7::{V7Generator, V7Method};
 use uuidkit::service::client::{DaemonClient, with_daemon};
 
 /// Where the package installs the binary (crates/uuidkit-cli/Cargo.toml).
@@ -335,7 +335,7 @@ fn exec_start_runs_as_systemd_would_start_it() {
         state_dirs[0].join("state"),
         "the state file is $STATE_DIRECTORY/state"
     );
-    let mut v7 = UnixGenerator::new(V7Method::Counter).with_store(with_daemon(&own_path));
+    let mut v7 = V7Generator::new(V7Method::Counter).with_store(with_daemon(&own_path));
     let (a, b) = (v7.next(), v7.next());
     assert!(a < b && a.version_number() == 7, "{a} {b}");
     assert!(

@@ -11,6 +11,7 @@ mod checks;
 mod emit;
 mod gregorian;
 mod sources;
+mod timed;
 mod v4;
 mod v7;
 mod v8;

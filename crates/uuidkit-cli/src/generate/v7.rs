@@ -6,15 +6,13 @@ use std::sync::Arc;
 
 use uuidkit::Uuid;
 use uuidkit::generator::machine_id::MachineId;
-use uuidkit::generator::unix::{UnixGenerator, V7Method};
-use uuidkit::random::Csprng;
+use uuidkit::generator::v7::{V7Generator, V7Method};
 use uuidkit::service::client::DaemonClient;
 
-use super::emit::{Stopped, emit_batches};
-use super::sources::{fixed, live_state, machine_id};
+use super::sources::machine_id;
+use super::timed;
 use crate::args::{GenArgs, MethodArg};
 use crate::failure::{Failure, Status};
-use crate::state::GenState;
 
 /// `gen v7`.
 pub(super) fn run(
@@ -28,33 +26,9 @@ pub(super) fn run(
         MethodArg::Precision => V7Method::Precision,
     };
     let machine_id = machine_id(a, None)?;
-    match &a.time {
-        Some(t) => {
-            let mut g = UnixGenerator::with_sources(method, fixed(t.time), Csprng);
-            emit_batches(a, out, |b| {
-                g.fill(b);
-                stamp_v7(b, machine_id);
-                Ok(())
-            })
-        }
-        None => {
-            let GenState {
-                store,
-                mut warnings,
-            } = live_state(a, daemon);
-            let mut g = UnixGenerator::new(method);
-            if let Some(store) = store {
-                g = g.with_store(store);
-            }
-            emit_batches(a, out, |b| {
-                g.fill(b);
-                stamp_v7(b, machine_id);
-                warnings
-                    .after_batch(g.take_store_warnings(), b.len())
-                    .map_err(Stopped::all)
-            })
-        }
-    }
+    timed::run(a, out, daemon, V7Generator::new(method), |b| {
+        stamp_v7(b, machine_id)
+    })
 }
 
 /// Writes the machine ID into each v7 UUID of a batch.

@@ -6,17 +6,17 @@
 use std::io::Write;
 use std::sync::Arc;
 
-use uuidkit::generator::custom::CustomGenerator;
 use uuidkit::generator::draft::DraftGenerator;
+use uuidkit::generator::v8::V8Generator;
 use uuidkit::layout::{self, Layout};
 use uuidkit::random::{Csprng, RngCore};
 use uuidkit::service::client::DaemonClient;
 
 use super::emit::{Stopped, emit_batches};
-use super::sources::{fixed, live_state, machine_id};
+use super::sources::machine_id;
+use super::timed;
 use crate::args::{GenArgs, GenVersion};
 use crate::failure::{Failure, Status};
-use crate::state::GenState;
 
 /// Whether any raw v8 field is given.
 pub(super) fn raw(a: &GenArgs) -> bool {
@@ -44,31 +44,7 @@ pub(super) fn run_time_based(
     out: &mut impl Write,
     daemon: Option<Arc<DaemonClient>>,
 ) -> Result<Status, Failure> {
-    match &a.time {
-        Some(t) => {
-            let mut g = CustomGenerator::with_sources(fixed(t.time), Csprng);
-            emit_batches(a, out, |b| {
-                g.fill(b);
-                Ok(())
-            })
-        }
-        None => {
-            let GenState {
-                store,
-                mut warnings,
-            } = live_state(a, daemon);
-            let mut g = CustomGenerator::new();
-            if let Some(store) = store {
-                g = g.with_store(store);
-            }
-            emit_batches(a, out, |b| {
-                g.fill(b);
-                warnings
-                    .after_batch(g.take_store_warnings(), b.len())
-                    .map_err(Stopped::all)
-            })
-        }
-    }
+    timed::run(a, out, daemon, V8Generator::new(), |_| {})
 }
 
 /// `gen v8` with a draft layout or raw fields.
@@ -82,38 +58,11 @@ pub(super) fn run_layout(
     };
     let id = machine_id(a, Some(layout))?;
     let bad = |e: &dyn std::fmt::Display| Failure::Message(e.to_string());
-    match &a.time {
-        Some(t) => {
-            let mut g =
-                DraftGenerator::with_sources(layout, fixed(t.time), Csprng).map_err(|e| bad(&e))?;
-            if let Some(id) = id {
-                g = g.with_machine_id(id).map_err(|e| bad(&e))?;
-            }
-            emit_batches(a, out, |b| {
-                g.fill(b);
-                Ok(())
-            })
-        }
-        None => {
-            let GenState {
-                store,
-                mut warnings,
-            } = live_state(a, daemon);
-            let mut g = DraftGenerator::new(layout).map_err(|e| bad(&e))?;
-            if let Some(id) = id {
-                g = g.with_machine_id(id).map_err(|e| bad(&e))?;
-            }
-            if let Some(store) = store {
-                g = g.with_store(store);
-            }
-            emit_batches(a, out, |b| {
-                g.fill(b);
-                warnings
-                    .after_batch(g.take_store_warnings(), b.len())
-                    .map_err(Stopped::all)
-            })
-        }
+    let mut g = DraftGenerator::new(layout).map_err(|e| bad(&e))?;
+    if let Some(id) = id {
+        g = g.with_machine_id(id).map_err(|e| bad(&e))?;
     }
+    timed::run(a, out, daemon, g, |_| {})
 }
 
 /// Raw v8 fields, as Python's `uuid.uuid8(a, b, c)`: those not given are random.

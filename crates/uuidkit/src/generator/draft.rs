@@ -15,22 +15,22 @@
 //! (or v7, whose counter is seeded at random).
 
 use core::fmt;
-use std::sync::Arc;
 
 use rand_core::RngCore;
 
-use super::leased::{self, BlockSizes, StoreLink};
+use super::leased::BlockSizes;
 use super::machine_id::{MachineId, MachineIdError};
 use super::monotonic::{Monotonic, Step};
+use super::timed::{Timed, sealed};
 use crate::Uuid;
 use crate::layout::Layout;
 use crate::layout::draft::{Units, pack_v7_fields, pack_v8_fields};
 use crate::random::Csprng;
-use crate::store::{GeneratorKind, LeaseSource, StoreWarning};
-use crate::time::{Clock, SystemClock};
+use crate::store::GeneratorKind;
+use crate::time::{SystemClock, UnixTime};
 
 /// `b1` or `b2` given to [`DraftGenerator`], which makes only the draft layouts
-/// ([`CustomGenerator`](super::custom::CustomGenerator) makes `b1`; `b2` is name-based).
+/// ([`V8Generator`](super::v8::V8Generator) makes `b1`; `b2` is name-based).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NotADraftLayout(pub Layout);
 
@@ -82,42 +82,87 @@ impl std::error::Error for NotADraftLayout {}
 /// assert_eq!(a.version(), uuidkit::Version::V8);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug)]
-pub struct DraftGenerator<C = SystemClock, R = Csprng> {
-    clock: C,
-    rng: R,
+pub type DraftGenerator<C = SystemClock, R = Csprng> = Timed<DraftStamp, C, R>;
+
+/// A draft layout's stamp: its timestamp units, its sequence, and the machine ID (if any)
+/// at the head of its random bits. [`DraftGenerator`] is `Timed<DraftStamp>`.
+///
+/// ```
+/// use uuidkit::generator::draft::DraftStamp;
+/// let stamp = DraftStamp::new("draft-v7-ns".parse()?)?;
+/// assert_eq!(stamp.layout().name(), "draft-v7-ns");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct DraftStamp {
     layout: Layout,
     units: Units,
     machine_id: Option<MachineId>,
-    state: Monotonic,
-    store: Option<StoreLink>,
+}
+
+impl DraftStamp {
+    /// The stamp of `layout`; an error for `b1` and `b2`, which are not the draft's.
+    ///
+    /// ```
+    /// use uuidkit::generator::draft::DraftStamp;
+    /// assert!(DraftStamp::new("b1".parse()?).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn new(layout: Layout) -> Result<DraftStamp, NotADraftLayout> {
+        let units = Units::of(layout).ok_or(NotADraftLayout(layout))?;
+        Ok(DraftStamp {
+            layout,
+            units,
+            machine_id: None,
+        })
+    }
+
+    /// The layout this stamp writes.
+    ///
+    /// ```
+    /// use uuidkit::generator::draft::DraftStamp;
+    /// let layout = "draft-v8-48".parse()?;
+    /// assert_eq!(DraftStamp::new(layout)?.layout(), layout);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn layout(&self) -> Layout {
+        self.layout
+    }
 }
 
 impl DraftGenerator {
     /// A generator of `layout` on the system clock and the default CSPRNG.
+    ///
+    /// ```
+    /// use uuidkit::generator::draft::DraftGenerator;
+    /// assert!(DraftGenerator::new("b2".parse()?).is_err(), "not a draft layout");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn new(layout: Layout) -> Result<DraftGenerator, NotADraftLayout> {
         DraftGenerator::with_sources(layout, SystemClock, Csprng)
     }
 }
 
-impl<C: Clock, R: RngCore> DraftGenerator<C, R> {
+impl<C, R> DraftGenerator<C, R> {
     /// A generator of `layout` on the given clock and random source.
+    ///
+    /// ```
+    /// use uuidkit::{clock::ManualClock, generator::draft::DraftGenerator};
+    /// use uuidkit::{random::Csprng, time::UnixTime};
+    /// let clock = ManualClock::new(UnixTime::new(1_700_000_000, 0));
+    /// let mut g = DraftGenerator::with_sources("draft-v7-ms".parse()?, &clock, Csprng)?;
+    /// assert!(g.next() < g.next());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn with_sources(
         layout: Layout,
         clock: C,
         rng: R,
     ) -> Result<DraftGenerator<C, R>, NotADraftLayout> {
-        let units = Units::of(layout).ok_or(NotADraftLayout(layout))?;
-        Ok(DraftGenerator {
-            clock,
-            rng,
-            layout,
-            units,
-            machine_id: None,
-            state: Monotonic::new(units.timestamp_bits, units.sequence_bits, Step::One)
-                .zero_seeded(),
-            store: None,
-        })
+        let stamp = DraftStamp::new(layout)?;
+        let u = stamp.units;
+        let state = Monotonic::new(u.timestamp_bits, u.sequence_bits, Step::One).zero_seeded();
+        Ok(Timed::from_parts(stamp, state, clock, rng))
     }
 
     /// Puts `id` in the first random bits, right after the sequence (the draft's
@@ -133,98 +178,53 @@ impl<C: Clock, R: RngCore> DraftGenerator<C, R> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn with_machine_id(mut self, id: MachineId) -> Result<Self, MachineIdError> {
-        id.check_room(self.layout.random_bits(), self.layout.name())?;
-        self.machine_id = Some(id);
+        let layout = self.layout();
+        id.check_room(layout.random_bits(), layout.name())?;
+        self.stamp_mut().machine_id = Some(id);
         Ok(self)
     }
 
-    /// Shares this layout's positions in `store` with every generator of the same layout
-    /// that uses it, in this process or another: from now on no two of them make the same
-    /// (timestamp, sequence), and this one continues above everything the store handed
-    /// out, also across restarts, crashes and a clock set back. See [`crate::store`].
+    /// The layout this generator writes.
     ///
     /// ```
-    /// use std::sync::Arc;
-    /// use uuidkit::{generator::draft::DraftGenerator, store::StateStore};
-    /// let path = std::env::temp_dir().join(format!("uuidkit-doc-draft-{}", std::process::id()));
-    /// let store = Arc::new(StateStore::open(&path));
-    /// let layout = "draft-v8-32".parse()?;
-    /// let mut a = DraftGenerator::new(layout)?.with_store(store.clone());
-    /// let mut b = DraftGenerator::new(layout)?.with_store(store);
-    /// let (x, y) = (a.next(), b.next());
-    /// assert_ne!(x.as_u128() >> 64, y.as_u128() >> 64, "timestamp and sequence differ");
-    /// # let _ = std::fs::remove_file(&path);
+    /// use uuidkit::generator::draft::DraftGenerator;
+    /// let layout = "draft-v8-64".parse()?;
+    /// assert_eq!(DraftGenerator::new(layout)?.layout(), layout);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn with_store(mut self, store: Arc<dyn LeaseSource>) -> Self {
+    pub fn layout(&self) -> Layout {
+        self.stamp().layout
+    }
+}
+
+impl sealed::Stamp for DraftStamp {
+    fn kind(&self) -> GeneratorKind {
+        GeneratorKind::Draft(self.layout)
+    }
+
+    fn blocks(&self) -> BlockSizes {
         let u = self.units;
         let tick = 1u128 << u.sequence_bits;
         // A millisecond of the layout's time at least (one unit for seconds), up to 16
         // ms, grown while a block lasts less than 32 ms: the v7 rules in these units.
         let ms = |n: u128| ((n * u.per_second as u128) / 1000).max(1) << u.sequence_bits;
-        let sizes = BlockSizes {
+        BlockSizes {
             min: ms(1).max(tick),
             max: ms(16).max(tick),
             target: ms(32).max(tick),
-        };
-        self.store = Some(StoreLink::new(store, sizes));
-        self
-    }
-
-    /// What went wrong with the store since the last call; see
-    /// [`UnixGenerator::take_store_warnings`](super::unix::UnixGenerator::take_store_warnings).
-    pub fn take_store_warnings(&mut self) -> Vec<StoreWarning> {
-        leased::take_warnings(&mut self.store)
-    }
-
-    /// The layout this generator writes.
-    pub fn layout(&self) -> Layout {
-        self.layout
-    }
-
-    /// The next UUID.
-    // An inherent `next` that cannot end: the `Iterator` impl wraps it in `Some`.
-    #[allow(clippy::should_implement_trait)]
-    pub fn next(&mut self) -> Uuid {
-        let now = self.clock.now();
-        self.next_at(now)
-    }
-
-    /// Fills `out` with the next UUIDs, reading the clock once for the batch; see
-    /// [`UnixGenerator::fill`](super::unix::UnixGenerator::fill).
-    ///
-    /// ```
-    /// let mut g = uuidkit::generator::draft::DraftGenerator::new("draft-v8-60".parse()?)?;
-    /// let mut batch = [uuidkit::Uuid::NIL; 64];
-    /// g.fill(&mut batch);
-    /// assert!(batch.windows(2).all(|w| w[0] < w[1]));
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn fill(&mut self, out: &mut [Uuid]) {
-        let now = self.clock.now();
-        for u in out {
-            *u = self.next_at(now);
         }
     }
 
-    fn next_at(&mut self, now: crate::time::UnixTime) -> Uuid {
-        let units = self.units.at(now);
-        let out = self.state.next(units, &mut self.rng);
-        let (units, sequence) = match &mut self.store {
-            None => out,
-            Some(link) => self.state.admit(
-                link,
-                GeneratorKind::Draft(self.layout),
-                out,
-                units,
-                &mut self.rng,
-            ),
-        };
+    fn units(&self, now: UnixTime) -> u64 {
+        self.units.at(now)
+    }
+
+    fn pack(&self, (units, sequence): (u64, u128), rng: &mut impl RngCore) -> Uuid {
         // Past the layout's last unit only at the very end of its range (see the
         // guarantees): stay on it rather than wrap.
         let units = units.min(self.units.max);
         let width = self.layout.random_bits();
-        let mut random = (self.rng.next_u64() as u128) & ((1u128 << width) - 1);
+        let mut random = (rng.next_u64() as u128) & ((1u128 << width) - 1);
         if let Some(m) = &self.machine_id {
             random = m.place(random, width);
         }
@@ -240,15 +240,8 @@ impl<C: Clock, R: RngCore> DraftGenerator<C, R> {
                 pack_v7_fields(p, units / per, units % per, sequence, random)
             }
             Layout::DraftV8(k) => pack_v8_fields(k, units, sequence, random),
-            // `with_sources` accepts only draft layouts.
+            // `DraftStamp::new` accepts only draft layouts.
             Layout::B1 | Layout::B2 => Uuid::NIL,
         }
-    }
-}
-
-impl<C: Clock, R: RngCore> Iterator for DraftGenerator<C, R> {
-    type Item = Uuid;
-    fn next(&mut self) -> Option<Uuid> {
-        Some(DraftGenerator::next(self))
     }
 }

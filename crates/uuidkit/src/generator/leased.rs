@@ -19,9 +19,10 @@ use std::sync::Arc;
 use crate::layout::ClockSequence;
 use crate::store::{GeneratorKind, LeaseRequest, LeaseSource, Outcome, StoreError, StoreWarning};
 
-/// Sizes of a kind's blocks, in its position units.
+/// Sizes of a kind's blocks, in its position units. `pub` in this crate-private module
+/// only because a stamp's sealed trait names it; out of reach outside the crate.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct BlockSizes {
+pub struct BlockSizes {
     pub(crate) min: u128,
     pub(crate) max: u128,
     /// A block that lasts less than this much of the clock is followed by a larger one.

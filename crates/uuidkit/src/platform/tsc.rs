@@ -1,5 +1,5 @@
 //! The CPU's time-stamp counter, as a tick source for the process-wide v7 generator's
-//! clock gate (see [`crate::generator::unix`]): reading it costs a few nanoseconds where
+//! clock gate (see [`crate::generator::v7`]): reading it costs a few nanoseconds where
 //! a system clock read costs 25, and it tells whether the millisecond of the last clock
 //! reading can have ended.
 //!

@@ -95,11 +95,11 @@ impl std::error::Error for ClientError {}
 ///
 /// ```no_run
 /// use std::sync::Arc;
-/// use uuidkit::generator::unix::{UnixGenerator, V7Method};
+/// use uuidkit::generator::v7::{V7Generator, V7Method};
 /// use uuidkit::service::client::DaemonClient;
 ///
 /// let daemon = Arc::new(DaemonClient::new("/run/uuidkit/uuidkitd.sock"));
-/// let mut g = UnixGenerator::new(V7Method::Counter).with_store(daemon.clone());
+/// let mut g = V7Generator::new(V7Method::Counter).with_store(daemon.clone());
 /// let u = g.next();
 /// assert!(g.take_store_warnings().is_empty(), "the daemon did not answer");
 /// let batch = daemon.random(100)?; // v4, made by the daemon
@@ -336,8 +336,8 @@ impl LeaseSource for DaemonClient {
 /// The [`DaemonClient`] for `path`, shared, ready to hand to a generator's `with_store`.
 ///
 /// ```
-/// use uuidkit::generator::custom::CustomGenerator;
-/// let g = CustomGenerator::new().with_store(uuidkit::service::client::with_daemon("/run/uuidkit/uuidkitd.sock"));
+/// use uuidkit::generator::v8::V8Generator;
+/// let g = V8Generator::new().with_store(uuidkit::service::client::with_daemon("/run/uuidkit/uuidkitd.sock"));
 /// ```
 pub fn with_daemon(path: impl Into<PathBuf>) -> Arc<DaemonClient> {
     Arc::new(DaemonClient::new(path))

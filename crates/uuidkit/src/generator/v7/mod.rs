@@ -1,0 +1,308 @@
+//! Version 7 generation (RFC 9562 §5.7, §6.2): Unix milliseconds and the three methods
+//! that keep UUIDs from one generator strictly increasing.
+//!
+//! # The process-wide generator ([`crate::v7`], [`crate::v7_fill`])
+//! Method 1 with a 42-bit counter, as [`V7Generator`], shared by every thread without a
+//! lock:
+//!
+//! - **One word, one `fetch_add`.** The state is one 64-bit word: the millisecond
+//!   (relative to the process's first use; 40 bits, 34 years) and a 23-bit count within
+//!   it. Each UUID is one atomic addition (a batch of up to 1,024: one addition of its
+//!   length), which never retries, and the order of the additions is the order of the
+//!   UUIDs, across all threads. A count that overflows carries into the next
+//!   millisecond, as §6.2 says a counter overflow should. When the word is behind the
+//!   clock, one compare-and-swap lifts it to the clock's millisecond; it is never
+//!   lowered, so a clock set back leaves the embedded time standing until the clock
+//!   catches up. The counter in the UUID is a per-millisecond seed plus the count: the
+//!   seed is 41 bits (top bit of the 42 clear) of AES-128 of the millisecond under a key
+//!   drawn from the CSPRNG for the process, so it is as unpredictable as a seed drawn at
+//!   random each millisecond, yet the same in every thread. 32 bits of every UUID come
+//!   fresh from the thread's CSPRNG.
+//! - **The clock gate.** Reading the system clock costs about 25 ns; the CPU's
+//!   invariant time-stamp counter a few. Each thread keeps its last clock reading, and
+//!   how many counter ticks may pass before that reading's millisecond can have ended:
+//!   the time left in it less a 20 µs margin, at the counter's measured rate less 1/64.
+//!   While fewer ticks have passed, the thread uses that millisecond without reading
+//!   the clock; otherwise it reads it. It reads it on any doubt: no invariant counter
+//!   (or not readable, or under Miri), a rate not measured yet (it is measured against
+//!   `CLOCK_MONOTONIC` over the process's first ~15 ms of use), a counter that went back
+//!   (another core), a reading within the margin of its millisecond's end, and after
+//!   `fork`. **Bound**: the timestamp is always the system clock's millisecond at a
+//!   reading taken less than one millisecond earlier; unless the clock was set in
+//!   between, it is the millisecond a fresh read would give. RFC 9562 §6.1 allows
+//!   timestamps altered this little ("implementations MAY alter the actual timestamp").
+//! - **fork.** A child process takes a new seed key and moves the word a millisecond
+//!   on before its first UUID: its UUIDs are greater than every one the process made
+//!   before the fork, and its counters are not its parent's.
+//! - **Window end.** Should the clock run 34 years past the process's first use, or
+//!   reach the end of the 48-bit range, the generator moves for good to a 128-bit state
+//!   advanced by compare-and-swap, above everything the word handed out.
+//! - **With a state file** ([`crate::use_state_file`], or `UUIDKIT_STATE`) none of this
+//!   is used: every UUID is admitted through the store's lease under a lock, as with an
+//!   owned generator.
+
+mod gate;
+pub(crate) mod process;
+
+use core::fmt;
+use core::str::FromStr;
+
+use rand_core::RngCore;
+
+use self::gate::MS_MAX;
+use super::leased::BlockSizes;
+use super::monotonic::{Monotonic, Step};
+use super::timed::{Timed, sealed};
+use crate::Uuid;
+use crate::layout::v7::pack;
+use crate::random::Csprng;
+use crate::store::GeneratorKind;
+use crate::time::{SystemClock, UnixTime};
+
+/// The §6.2 method that fills `rand_a` and `rand_b`.
+///
+/// | method | `rand_a` (12 bits) | `rand_b` (62 bits) |
+/// |---|---|---|
+/// | `Counter` (Method 1, default) | counter bits 41–30 | counter bits 29–0, then 32 random bits |
+/// | `Random` (Method 2) | \ the top 12 of a 74-bit monotonic random value | \ its low 62 bits |
+/// | `Precision` (Method 3) | sub-millisecond fraction × 4096, rounded down | 30-bit counter, then 32 random bits |
+///
+/// The counter of Method 1 is 42 bits, the width the `uuid` crate and others settled on:
+/// seeded at random with its top bit clear on each new millisecond, it has room for at
+/// least 2^41 (2.2 × 10^12) UUIDs in one millisecond before it overflows, which no
+/// machine reaches, while 32 fresh random bits in every UUID keep two generators (two
+/// processes) apart even inside the same millisecond: with 41 random seed bits and 32
+/// random tail bits, two processes collide only if both match. Unguessable they are not,
+/// next to a known UUID: the next UUID of the same millisecond has the known counter plus
+/// one, so only its 32 tail bits are fresh (RFC 9562 §6.9 and §8 leave counter-based
+/// methods guessable this way; use v4 where a UUID must not be guessed). Each method's
+/// fresh bits are tabled in docs/collisions.md.
+///
+/// ```
+/// use uuidkit::generator::v7::V7Method;
+/// assert_eq!("precision".parse::<V7Method>()?, V7Method::Precision);
+/// # Ok::<(), uuidkit::generator::v7::MethodParseError>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum V7Method {
+    /// Method 1: fixed-length dedicated counter.
+    #[default]
+    Counter,
+    /// Method 2: monotonic random.
+    Random,
+    /// Method 3: replace leftmost random bits with increased clock precision.
+    Precision,
+}
+
+impl V7Method {
+    /// `counter`, `random` or `precision`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            V7Method::Counter => "counter",
+            V7Method::Random => "random",
+            V7Method::Precision => "precision",
+        }
+    }
+}
+
+impl fmt::Display for V7Method {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A method name that is not `counter`, `random` or `precision`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MethodParseError(String);
+
+impl fmt::Display for MethodParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown v7 method {:?}: expected counter, random or precision",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for MethodParseError {}
+
+impl FromStr for V7Method {
+    type Err = MethodParseError;
+    fn from_str(s: &str) -> Result<V7Method, MethodParseError> {
+        match s {
+            "counter" => Ok(V7Method::Counter),
+            "random" => Ok(V7Method::Random),
+            "precision" => Ok(V7Method::Precision),
+            _ => Err(MethodParseError(s.to_string())),
+        }
+    }
+}
+
+/// A v7 generator: owns its state, asks `C` for time and `R` for random bits.
+///
+/// # Guarantees
+/// - **Strictly increasing**: every UUID is greater (as bytes, so as text and as
+///   `Uuid`) than the one before from the same generator, whatever the clock does.
+/// - **Clock going back**: the generator keeps its last timestamp and keeps counting; the
+///   embedded time then stands still until the clock catches up with it, after which it
+///   follows the clock again. It never jumps back.
+/// - **Counter overflow**: the embedded millisecond (for `Precision`, the 1/4096 ms
+///   unit) moves one ahead and the counter is seeded again; nothing wraps or repeats.
+///   With Method 1 that needs 2^41 UUIDs in one millisecond, so in practice the embedded
+///   time runs ahead of the clock only after the clock went back, and by at most that step.
+/// - **Unpredictable**: 32 bits of every UUID (74 with `Random`) come fresh from `R`.
+/// - **fork**: the default random source rekeys in a child, and the generator reseeds its
+///   counter there, so parent and child continue with different bits.
+/// - A clock reading before 1970 counts as 1970; one past 48 bits of milliseconds
+///   (10889-08-02T05:31:50.655Z) as the last millisecond (for `Precision`, its last
+///   1/4096 ms).
+/// - **End of the range**: in that last millisecond (unit) there is no later tick to
+///   borrow. Should its counter overflow there — after at least 2^41 UUIDs with
+///   `Counter`, 2^29 with `Precision`, about 2^41 random steps with `Random` — the
+///   counter is seeded again: UUIDs stay unique with the probability of their random
+///   bits, but are no longer ordered. Nothing panics or wraps to 1970.
+///
+/// ```
+/// use uuidkit::generator::v7::{V7Generator, V7Method};
+/// let mut g = V7Generator::new(V7Method::Counter);
+/// let (a, b) = (g.next(), g.next());
+/// assert!(a < b);
+/// assert_eq!(a.version(), uuidkit::Version::V7);
+/// ```
+pub type V7Generator<C = SystemClock, R = Csprng> = Timed<V7Method, C, R>;
+
+/// v7 blocks: at least 2^36 counter values of one millisecond (a one-UUID process leases
+/// little), at most 16 ms, grown while a block lasts less than 32 ms: a process at full
+/// speed leases about 100 times a second, and others' blocks start at most 16 ms ahead.
+const V7_BLOCKS: BlockSizes = BlockSizes {
+    min: 1 << 36,
+    max: 16 << 42,
+    target: 32 << 42,
+};
+
+impl V7Generator {
+    /// A generator on the system clock and the default CSPRNG.
+    ///
+    /// ```
+    /// use uuidkit::generator::v7::{V7Generator, V7Method};
+    /// assert_eq!(V7Generator::new(V7Method::Random).method(), V7Method::Random);
+    /// ```
+    pub const fn new(method: V7Method) -> V7Generator {
+        V7Generator::with_sources(method, SystemClock, Csprng)
+    }
+}
+
+impl Default for V7Generator {
+    fn default() -> V7Generator {
+        V7Generator::new(V7Method::Counter)
+    }
+}
+
+impl<C, R> V7Generator<C, R> {
+    /// A generator on the given clock and random source.
+    ///
+    /// ```
+    /// use uuidkit::{clock::ManualClock, generator::v7::{V7Generator, V7Method}};
+    /// use uuidkit::{random::Csprng, time::UnixTime};
+    /// let clock = ManualClock::new(UnixTime::new(1_700_000_000, 0));
+    /// let mut g = V7Generator::with_sources(V7Method::Precision, &clock, Csprng);
+    /// assert_eq!(g.next().version(), uuidkit::Version::V7);
+    /// ```
+    pub const fn with_sources(method: V7Method, clock: C, rng: R) -> V7Generator<C, R> {
+        let state = match method {
+            V7Method::Counter => Monotonic::new(48, 42, Step::One),
+            V7Method::Random => Monotonic::new(48, 74, Step::Random),
+            V7Method::Precision => Monotonic::new(60, 30, Step::One),
+        };
+        Timed::from_parts(method, state, clock, rng)
+    }
+
+    /// The method this generator uses.
+    ///
+    /// ```
+    /// use uuidkit::generator::v7::{V7Generator, V7Method};
+    /// assert_eq!(V7Generator::default().method(), V7Method::Counter);
+    /// ```
+    pub const fn method(&self) -> V7Method {
+        *self.stamp()
+    }
+
+    /// The Unix millisecond of the last UUID.
+    ///
+    /// ```
+    /// use uuidkit::generator::v7::{V7Generator, V7Method};
+    /// let mut g = V7Generator::new(V7Method::Precision);
+    /// let u = g.next();
+    /// assert_eq!(g.last_millis(), uuidkit::layout::v7::decode(&u)?.unix_ts_ms);
+    /// # Ok::<(), uuidkit::layout::LayoutError>(())
+    /// ```
+    pub fn last_millis(&self) -> u64 {
+        match self.method() {
+            V7Method::Precision => self.last_timestamp() >> 12,
+            _ => self.last_timestamp(),
+        }
+    }
+}
+
+/// v7's stamp: a method's timestamp units (milliseconds, or 1/4096 ms for `Precision`)
+/// and how it fills `rand_a` and `rand_b`.
+impl sealed::Stamp for V7Method {
+    fn kind(&self) -> GeneratorKind {
+        GeneratorKind::V7
+    }
+
+    fn blocks(&self) -> BlockSizes {
+        V7_BLOCKS
+    }
+
+    #[inline]
+    fn units(&self, now: UnixTime) -> u64 {
+        let ms = now.millis_since_epoch();
+        match self {
+            V7Method::Counter | V7Method::Random => ms,
+            // Units of 1/4096 ms: the fraction is rounded down, as §6.2 Method 3 says. A
+            // reading past the 48-bit millisecond range counts as its very last unit (the
+            // state clamps it), so the product cannot overflow. A reading before 1970 is
+            // the epoch itself, fraction included: its sub-millisecond part belongs to a
+            // negative millisecond, not to millisecond 0.
+            V7Method::Precision => {
+                if now.secs() < 0 {
+                    0
+                } else if ms > MS_MAX {
+                    u64::MAX
+                } else {
+                    ms * 4096 + (now.subsec_nanos() % 1_000_000) as u64 * 4096 / 1_000_000
+                }
+            }
+        }
+    }
+
+    fn lease_clock(&self, units: u64, out: (u64, u128)) -> u64 {
+        match self {
+            // Method 2 has always leased with the clock at the millisecond it hands out,
+            // not the one it read (they differ only after the clock went back).
+            V7Method::Random => out.0.min(MS_MAX),
+            _ => units,
+        }
+    }
+
+    #[inline]
+    fn pack(&self, (t, counter): (u64, u128), rng: &mut impl RngCore) -> Uuid {
+        match self {
+            V7Method::Counter => {
+                let tail = rng.next_u32() as u64;
+                pack(
+                    t,
+                    (counter >> 30) as u16,
+                    ((counter as u64 & ((1 << 30) - 1)) << 32) | tail,
+                )
+            }
+            V7Method::Random => pack(t, (counter >> 62) as u16, counter as u64),
+            V7Method::Precision => {
+                let tail = rng.next_u32() as u64;
+                pack(t >> 12, (t & 0xfff) as u16, ((counter as u64) << 32) | tail)
+            }
+        }
+    }
+}
