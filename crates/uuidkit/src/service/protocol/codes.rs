@@ -20,8 +20,9 @@ pub mod op {
     pub const STATUS: u8 = 3;
 }
 
-/// Reply status codes (header byte 5 of a reply). Codes from [`FIRST_FATAL`] on mean the
-/// daemon closes the connection after the reply.
+/// Reply status codes (header byte 5 of a reply). Codes from
+/// [`FIRST_FATAL`](status::FIRST_FATAL) on mean the daemon closes the connection after
+/// the reply.
 pub mod status {
     /// Success; the body depends on the request.
     pub const OK: u8 = 0;
