@@ -1,5 +1,6 @@
 //! Differential fuzzing of the text codec: the public entry points (which run the SIMD
-//! kernels the CPU has) against the scalar `const fn` reference in `uuidkit::text`.
+//! kernels the CPU has) against the scalar `const fn` reference (`uuidkit::__private`, hidden: not the
+//! library's API).
 //!
 //! Each input is used twice:
 //! 1. as raw bytes, parsed by `Uuid::parse_ascii` / `parse_str` and by `parse_scalar`,
@@ -13,7 +14,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use uuidkit::{Case, Format, Uuid, text};
+use uuidkit::__private::{encode_hyphenated, encode_simple, parse_scalar};
+use uuidkit::{Case, Format, Uuid};
 
 const FORMS: [Format; 4] = [
     Format::Hyphenated,
@@ -24,7 +26,7 @@ const FORMS: [Format; 4] = [
 
 /// The public parsers agree with the scalar reference on `data`.
 fn same_parse(data: &[u8]) {
-    let want = text::parse_scalar(data);
+    let want = parse_scalar(data);
     assert_eq!(
         Uuid::parse_ascii(data),
         want,
@@ -41,8 +43,8 @@ fn same_parse(data: &[u8]) {
 fn same_encode(bytes: &[u8; 16]) {
     let u = Uuid::from_bytes(*bytes);
     for case in [Case::Lower, Case::Upper] {
-        let hyphenated = text::encode_hyphenated(bytes, case);
-        let simple = text::encode_simple(bytes, case);
+        let hyphenated = encode_hyphenated(bytes, case);
+        let simple = encode_simple(bytes, case);
         let want = |format: Format| -> Vec<u8> {
             match format {
                 Format::Hyphenated => hyphenated.to_vec(),
@@ -52,8 +54,7 @@ fn same_encode(bytes: &[u8; 16]) {
             }
         };
         for format in FORMS {
-            let mut buf = [0xffu8; Format::MAX_LEN];
-            let got = u.encode(format, case, &mut buf);
+            let got = u.format(format, case);
             assert_eq!(
                 got.as_bytes(),
                 want(format),
@@ -61,16 +62,16 @@ fn same_encode(bytes: &[u8; 16]) {
             );
             assert_eq!(u.format(format, case).to_string().as_bytes(), want(format));
             // And back.
-            assert_eq!(Uuid::parse_str(got), Ok(u));
+            assert_eq!(Uuid::parse_str(&got), Ok(u));
         }
     }
     assert_eq!(
         u.to_string().as_bytes(),
-        &text::encode_hyphenated(bytes, Case::Lower)
+        &encode_hyphenated(bytes, Case::Lower)
     );
     assert_eq!(
-        format!("{u:X}").as_bytes(),
-        &text::encode_hyphenated(bytes, Case::Upper)
+        u.format(Format::Hyphenated, Case::Upper).as_bytes(),
+        &encode_hyphenated(bytes, Case::Upper)
     );
 }
 
@@ -110,7 +111,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let mut t = text_of(bytes, pick);
-    assert_eq!(text::parse_scalar(&t), Ok(Uuid::from_bytes(*bytes)));
+    assert_eq!(parse_scalar(&t), Ok(Uuid::from_bytes(*bytes)));
     same_parse(&t);
     // Edits, two bytes each: what to do (low 2 bits) and where (the rest), then a byte.
     for edit in edits.chunks_exact(2) {

@@ -16,8 +16,7 @@ fn encode(u: &Uuid, to: Result<(Format, Case), Encoding>, line: &mut Vec<u8>) {
     line.clear();
     match to {
         Ok((format, case)) => {
-            let mut buf = [0u8; Format::MAX_LEN];
-            line.extend_from_slice(u.encode(format, case, &mut buf).as_bytes());
+            line.extend_from_slice(u.format(format, case).as_bytes());
         }
         Err(e) => {
             let mut buf = [0u8; Encoding::MAX_LEN];

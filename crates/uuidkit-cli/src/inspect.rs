@@ -11,7 +11,7 @@ use std::io::{self, Write};
 
 use serde_json::Value;
 use uuidkit::inspect::Timestamp;
-use uuidkit::layout::{self, Layout, LayoutError, hex_of, v2, v8};
+use uuidkit::layout::{self, Layout, LayoutError, v2, v8};
 use uuidkit::{Case, Format, NodeId, Uuid, Variant, Version};
 
 use crate::args::InspectArgs;
@@ -188,8 +188,8 @@ fn ascii(b: &[u8]) -> &str {
 
 /// Every field of `u`, in order.
 fn fields_of(u: &Uuid, f: &mut impl Fields) {
-    let mut buf = [0u8; Format::MAX_LEN];
-    let text = u.encode(Format::Hyphenated, Case::Lower, &mut buf);
+    let text = u.format(Format::Hyphenated, Case::Lower);
+    let text = text.as_str();
     f.field("uuid", Json::Text(text), Some(format_args!("{text}")));
     let variant = u.variant();
     let name = variant.name();
@@ -392,6 +392,11 @@ fn big(v: u128) -> Value {
 }
 
 /// The fields `inspect --layout` adds: `(key, JSON value, summary text)`.
+/// Hex digits for `value` of `bits` bits, zero-padded to the width.
+fn hex_of(value: u128, bits: u32) -> String {
+    format!("{value:0width$x}", width = bits.div_ceil(4) as usize)
+}
+
 fn layout_fields(
     u: &Uuid,
     layout: Layout,

@@ -83,9 +83,8 @@ fn run(op: &str, n: usize) {
         }
         "format" => {
             let uuids = uuids();
-            let mut buf = [0u8; Format::MAX_LEN];
             for u in uuids.iter().cycle().take(n) {
-                black_box(black_box(u).encode(Format::Hyphenated, Case::Lower, &mut buf));
+                black_box(black_box(u).format(Format::Hyphenated, Case::Lower));
             }
         }
         "uuid-format" => {

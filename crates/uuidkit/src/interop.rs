@@ -36,8 +36,7 @@ mod serde_impls {
     impl Serialize for Uuid {
         fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
             if s.is_human_readable() {
-                let mut buf = [0u8; Format::MAX_LEN];
-                s.serialize_str(self.encode(Format::Hyphenated, Case::Lower, &mut buf))
+                s.serialize_str(&self.format(Format::Hyphenated, Case::Lower))
             } else {
                 s.serialize_bytes(self.as_bytes())
             }

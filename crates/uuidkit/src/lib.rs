@@ -24,7 +24,8 @@
 //!
 //! ## Where things are
 //! - [`Uuid`], [`Version`], [`Variant`]: the value (`uuid.rs`).
-//! - [`text`]: parsing and formatting; [`uuid!`] for checked literals.
+//! - [`text`]: parsing and formatting ([`Uuid::format`], `Display`); [`uuid!`] for
+//!   checked literals.
 //! - [`encoding`]: the compact forms (base32/ULID, base58, base62, base64url).
 //! - [`layout`]: one module per version, pure `encode`/`decode` of the fields; the 2021
 //!   draft's layouts and [`layout::decode_as`] for v8 UUIDs of a named layout.
@@ -84,7 +85,7 @@ pub mod encoding;
 #[cfg(feature = "std")]
 pub mod generator;
 #[cfg(feature = "std")]
-pub mod host;
+mod host;
 pub mod inspect;
 mod interop;
 pub mod layout;
@@ -141,6 +142,16 @@ pub fn v5(namespace: &Uuid, name: &[u8]) -> Uuid {
 /// ```
 pub fn v8_sha256(namespace: &Uuid, name: &[u8]) -> Uuid {
     layout::v8::encode_sha256(namespace, name)
+}
+
+/// What the workspace's own command, daemon, tests and fuzz targets need beyond the
+/// library's API: the scalar reference codec the fuzz targets hold the SIMD kernels to,
+/// the host's MAC address a test compares the `mac` node strategy with. Not part of the API: no promise of stability, hidden from the docs.
+#[doc(hidden)]
+pub mod __private {
+    #[cfg(feature = "std")]
+    pub use crate::host::primary_mac;
+    pub use crate::text::scalar::{encode_hyphenated, encode_simple, parse_scalar};
 }
 
 /// README.md's Rust examples, compiled and run as doctests (`cargo test -p uuidkit

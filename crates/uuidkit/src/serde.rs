@@ -34,8 +34,7 @@ use crate::encoding::Encoding;
 use crate::{Case, Format, Uuid};
 
 fn hex_form<S: Serializer>(u: &Uuid, format: Format, s: S) -> Result<S::Ok, S::Error> {
-    let mut buf = [0u8; Format::MAX_LEN];
-    s.serialize_str(u.encode(format, Case::Lower, &mut buf))
+    s.serialize_str(&u.format(format, Case::Lower))
 }
 
 fn encoded<S: Serializer>(u: &Uuid, e: Encoding, s: S) -> Result<S::Ok, S::Error> {

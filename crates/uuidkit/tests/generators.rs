@@ -280,7 +280,7 @@ fn node_strategies() {
     // mac: the host's MAC (not multicast-forced), or static with a warning.
     let g =
         GregorianGenerator::with_sources(Version::V1, &clock, rng(17)).with_node(NodeStrategy::Mac);
-    match uuidkit::host::primary_mac() {
+    match uuidkit::__private::primary_mac() {
         Some(mac) => {
             assert_eq!(g.node(), NodeId::from_bytes(mac));
             assert!(g.node_warning().is_none());

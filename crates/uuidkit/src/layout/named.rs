@@ -4,7 +4,6 @@
 //! Nothing in a v8 UUID says which layout it follows, so decoding as a layout is always
 //! the caller's explicit choice: [`decode_as`].
 
-use alloc::format;
 use alloc::string::{String, ToString};
 use core::fmt;
 use core::str::FromStr;
@@ -272,15 +271,6 @@ impl Decoded {
             rest_bits,
         ))
     }
-}
-
-/// Hex digits for `value` of `bits` bits, zero-padded to the width.
-///
-/// ```
-/// assert_eq!(uuidkit::layout::hex_of(0x2a, 54), "0000000000002a");
-/// ```
-pub fn hex_of(value: u128, bits: u32) -> String {
-    format!("{value:0width$x}", width = bits.div_ceil(4) as usize)
 }
 
 /// Reads `u` as `layout`: an error when the version is not the layout's (8; 7 or 8 for the

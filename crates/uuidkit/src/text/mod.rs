@@ -15,16 +15,22 @@
 //! [`uuid!`](crate::uuid!) a compile-time checked literal; the SIMD hot paths (in the
 //! private `platform::simd` module) are checked against it.
 //!
-//! This module holds the public entry points ([`encode`], [`encode_lines`],
-//! [`parse_lines`], [`Uuid::parse_str`], `Display`, ...), which dispatch to the SIMD
-//! kernels or to the scalar reference. What they are made of lies below, and the kernels
-//! use only that, never this module:
+//! One way to write each form: `Display` (`to_string`, `{}`) for the canonical
+//! hyphenated lowercase text, and [`Uuid::format`] for any form and case, a [`Formatted`]
+//! on the stack that derefs to `&str`. Many UUIDs at once, one a line, are
+//! [`encode_lines`]' job (and [`parse_lines`] reads them back).
+//!
+//! This module holds the public entry points ([`Uuid::format`], `Display`,
+//! [`encode_lines`], [`parse_lines`], [`Uuid::parse_str`], ...), which dispatch to the
+//! SIMD kernels or to the scalar reference. What they are made of lies below, and the
+//! kernels use only that, never this module:
 //! - `form`: [`Format`], [`Case`], [`LineEnd`] and their lengths;
 //! - `error`: [`ParseError`] and [`Expected`];
-//! - `scalar`: the scalar reference codec, [`parse_scalar`], [`encode_hyphenated`] and
-//!   [`encode_simple`].
+//! - `scalar`: the scalar reference codec (`parse_scalar`, `encode_hyphenated`,
+//!   `encode_simple`), private: the fuzz targets reach it through `__private`.
 
 use core::fmt;
+use core::ops::Deref;
 use core::str::FromStr;
 
 use crate::Uuid;
@@ -38,31 +44,12 @@ mod tests;
 
 pub use error::{Expected, ParseError};
 pub use form::{Case, Format, LineEnd, line_len};
-pub use scalar::{encode_hyphenated, encode_simple, parse_scalar};
-
-/// Writes `uuid` in `format` and `case` into the front of `buf` and returns that part as a
-/// `&str`: formatting into a caller's stack buffer, with no allocation.
-///
-/// ```
-/// use uuidkit::{text, Case, Format, Uuid};
-/// let mut buf = [0u8; Format::MAX_LEN];
-/// let s = text::encode(&Uuid::NIL, Format::Braced, Case::Lower, &mut buf);
-/// assert_eq!(s, "{00000000-0000-0000-0000-000000000000}");
-/// ```
-#[inline]
-pub fn encode<'b>(
-    uuid: &Uuid,
-    format: Format,
-    case: Case,
-    buf: &'b mut [u8; Format::MAX_LEN],
-) -> &'b str {
-    simd::encode_str(uuid.as_bytes(), format, case, buf)
-}
+use scalar::parse_scalar;
 
 /// Writes `uuids` one a line, in `format` and `case`, each line ended by `end`, into the
 /// front of `out`: as many whole lines as fit. Returns how many UUIDs were written; the
 /// text is the first `n * line_len(format, end)` bytes of `out`, exactly what
-/// [`encode`] and the line end would give UUID by UUID. The rest of `out` is untouched.
+/// [`Uuid::format`] and the line end would give UUID by UUID. The rest of `out` is untouched.
 ///
 /// Each UUID is written straight into its line, and the loop runs inside one call of the
 /// SIMD kernel, so a batch costs about what the kernel alone costs per UUID. To write
@@ -129,59 +116,77 @@ pub fn parse_lines(text: &[u8], out: &mut [Uuid]) -> ParsedLines {
     ParsedLines { uuids, bytes }
 }
 
-/// A [`Uuid`] with a chosen form and case, for `Display`; made by [`Uuid::format`].
+/// A UUID's text in one form and case, on the stack: what [`Uuid::format`] returns. It
+/// derefs to `&str` (no allocation), and `Display` writes it, with the formatter's width,
+/// fill and alignment.
 ///
 /// ```
 /// use uuidkit::{Case, Format, Uuid};
-/// let shown = format!("{}", Uuid::NIL.format(Format::Simple, Case::Lower));
-/// assert_eq!(shown, "0".repeat(32));
+/// let text = Uuid::NIL.format(Format::Simple, Case::Lower);
+/// assert_eq!(&*text, "0".repeat(32));
+/// assert_eq!(text.len(), 32);
+/// assert_eq!(format!("[{text:>34}]"), format!("[  {}]", "0".repeat(32)));
 /// ```
-#[derive(Clone, Copy, Debug)]
-pub struct Formatted {
-    uuid: Uuid,
-    format: Format,
-    case: Case,
+#[derive(Clone, Copy)]
+pub struct Formatted(simd::EncodedText);
+
+impl Formatted {
+    /// The text.
+    ///
+    /// ```
+    /// use uuidkit::{Case, Format, Uuid};
+    /// let t = Uuid::MAX.format(Format::Urn, Case::Upper);
+    /// assert_eq!(t.as_str(), format!("urn:uuid:{}", Uuid::MAX.format(Format::Hyphenated, Case::Upper).as_str()));
+    /// ```
+    #[inline]
+    pub fn as_str(&self) -> &str {
+        self.0.as_str()
+    }
+}
+
+impl Deref for Formatted {
+    type Target = str;
+    #[inline]
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl AsRef<str> for Formatted {
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
 }
 
 impl fmt::Display for Formatted {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut buf = [0u8; Format::MAX_LEN];
-        f.pad(encode(&self.uuid, self.format, self.case, &mut buf))
+        f.pad(self.as_str())
+    }
+}
+
+impl fmt::Debug for Formatted {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
     }
 }
 
 impl Uuid {
-    /// This UUID in a chosen text form and case, for `Display` (`to_string`, `write!`).
+    /// This UUID's text in a chosen form and case: a [`Formatted`] on the stack that derefs
+    /// to `&str` and implements `Display`. The one way to write any form; `Display` on the
+    /// `Uuid` itself is the canonical hyphenated lowercase one.
     ///
     /// ```
     /// use uuidkit::{Case, Format, Uuid};
     /// let u = Uuid::from_u128(1);
-    /// assert_eq!(u.format(Format::Braced, Case::Lower).to_string(),
-    ///            "{00000000-0000-0000-0000-000000000001}");
-    /// ```
-    pub const fn format(self, format: Format, case: Case) -> Formatted {
-        Formatted {
-            uuid: self,
-            format,
-            case,
-        }
-    }
-
-    /// Writes this UUID into a caller's buffer; see [`text::encode`](encode).
-    ///
-    /// ```
-    /// use uuidkit::{Case, Format, Uuid};
-    /// let mut buf = [0u8; Format::MAX_LEN];
-    /// assert_eq!(Uuid::MAX.encode(Format::Simple, Case::Lower, &mut buf), "f".repeat(32));
+    /// assert_eq!(&*u.format(Format::Braced, Case::Lower), "{00000000-0000-0000-0000-000000000001}");
+    /// let mut line = String::new();
+    /// line.push_str(&u.format(Format::Simple, Case::Upper));
+    /// assert_eq!(line, "00000000000000000000000000000001");
+    /// assert_eq!(u.format(Format::Hyphenated, Case::Lower).to_string(), u.to_string());
     /// ```
     #[inline]
-    pub fn encode<'b>(
-        &self,
-        format: Format,
-        case: Case,
-        buf: &'b mut [u8; Format::MAX_LEN],
-    ) -> &'b str {
-        encode(self, format, case, buf)
+    pub fn format(&self, format: Format, case: Case) -> Formatted {
+        Formatted(simd::EncodedText::new(self.as_bytes(), format, case))
     }
 
     /// Parses any of the four forms, hex digits in either case.
@@ -265,24 +270,18 @@ impl TryFrom<&str> for Uuid {
 
 impl fmt::Display for Uuid {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(&self.format(Format::Hyphenated, Case::Lower), f)
+        let mut buf = [0u8; Format::MAX_LEN];
+        f.pad(simd::encode_str(
+            self.as_bytes(),
+            Format::Hyphenated,
+            Case::Lower,
+            &mut buf,
+        ))
     }
 }
 
 impl fmt::Debug for Uuid {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(self, f)
-    }
-}
-
-impl fmt::LowerHex for Uuid {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(self, f)
-    }
-}
-
-impl fmt::UpperHex for Uuid {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(&self.format(Format::Hyphenated, Case::Upper), f)
     }
 }

@@ -25,7 +25,7 @@
 //!   callers, so each operation is one call, and what surrounds it is kept small: the AVX2
 //!   call is the straight path after one compare (the other levels are behind a `#[cold]`
 //!   function), and the encoder is monomorphised per form and case (see [`form`]) and
-//!   [`encode_str`] is always inlined, so `u.encode(Format::Hyphenated, Case::Lower, buf)`
+//!   [`encode_str`] is always inlined, so `u.format(Format::Hyphenated, Case::Lower)`
 //!   is a load, a compare and a call of straight-line code, with the length a constant.
 //! - **Memory safety.** The kernels in [`x86`] take fixed-size arrays and touch memory
 //!   only through loads and stores whose offsets are checked against the array length at
@@ -185,11 +185,11 @@ pub(crate) fn encode_simple(b: &[u8; 16], case: Case) -> [u8; 32] {
 }
 
 /// Writes `bytes` in `format` and `case` into the front of `buf` and returns that part as
-/// a `&str` (what the public `encode` of the text module runs), without a UTF-8 check
+/// a `&str` (what `Uuid::format` and `Display` run), without a UTF-8 check
 /// (which costs more than the encoding itself): what is written is ASCII by construction.
 ///
 /// Always inlined, so that where `format` and `case` are known at the call site (the
-/// common `u.encode(Format::Hyphenated, Case::Lower, &mut buf)`) all that is left is the
+/// common `u.format(Format::Hyphenated, Case::Lower)`) all that is left is the
 /// level check and one call of a kernel compiled for exactly that job.
 #[inline(always)]
 pub(crate) fn encode_str<'b>(
@@ -216,6 +216,39 @@ pub(crate) fn encode_str<'b>(
     // the hyphen is then or-ed into. The tests compare all of this byte for byte with the
     // scalar encoders for every byte value at every position.
     unsafe { core::str::from_utf8_unchecked(text) }
+}
+
+/// A UUID's text as [`encode_str`] wrote it, kept with its length: what the public
+/// `text::Formatted` holds. The fields are private to this module and only [`new`](Self::new)
+/// fills them, so the text is always the encoder's ASCII and [`as_str`](Self::as_str)
+/// needs no UTF-8 check (which would cost more than the encoding).
+#[derive(Clone, Copy)]
+pub(crate) struct EncodedText {
+    buf: [u8; Format::MAX_LEN],
+    len: u8,
+}
+
+impl EncodedText {
+    /// `bytes` in `format` and `case`.
+    #[inline(always)]
+    pub(crate) fn new(bytes: &[u8; 16], format: Format, case: Case) -> EncodedText {
+        let mut buf = [0u8; Format::MAX_LEN];
+        encode_str(bytes, format, case, &mut buf);
+        // At most 45: fits.
+        let len = format.len() as u8;
+        EncodedText { buf, len }
+    }
+
+    /// The text.
+    #[inline]
+    pub(crate) fn as_str(&self) -> &str {
+        let text = &self.buf[..usize::from(self.len)];
+        debug_assert!(text.is_ascii(), "UUID text must be ASCII: {text:?}");
+        // SAFETY: `new` is the only constructor and the fields are private to this
+        // module: `buf[..len]` is what `encode_str` wrote for a form of length `len`,
+        // ASCII for the reasons given there, so valid UTF-8.
+        unsafe { core::str::from_utf8_unchecked(text) }
+    }
 }
 
 /// [`Format`] as a const generic parameter (an enum cannot be one on stable Rust), so
