@@ -1,5 +1,5 @@
 //! Differential fuzzing of the text codec: the public entry points (which run the SIMD
-//! kernels the CPU has) against the scalar `const fn` reference in `uuidkit::text`.
+//! kernels the CPU has) against the scalar reference in `uuidkit::text`.
 //!
 //! Each input is used twice:
 //! 1. as raw bytes, parsed by `Uuid::parse_ascii` / `parse_str` and by `parse_scalar`,

@@ -81,6 +81,7 @@ pub mod collisions;
 ))]
 pub mod db;
 pub mod encoding;
+mod error;
 #[cfg(feature = "std")]
 pub mod generator;
 #[cfg(feature = "std")]
@@ -103,12 +104,13 @@ pub mod text;
 pub mod time;
 mod uuid;
 
+pub use error::{Expected, InputKind, ParseError, UnknownName};
 #[cfg(feature = "std")]
 pub use generator::{
     try_v1, try_v6, use_default_state_file, use_state_file, v1, v4, v4_fill, v6, v7, v7_fill, v8,
 };
 pub use node::NodeId;
-pub use text::{Case, Format, ParseError};
+pub use text::{Case, Format};
 pub use uuid::{Uuid, Variant, Version};
 
 /// The v3 (MD5) UUID of `name` in `namespace`; see [`layout::v3`].

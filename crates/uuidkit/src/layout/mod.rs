@@ -22,7 +22,7 @@ pub mod v8;
 
 pub mod draft;
 mod named;
-pub use named::{Decoded, Layout, LayoutParseError, decode_as, hex_of};
+pub use named::{Decoded, Layout, decode_as, hex_of};
 
 mod name_based;
 pub use name_based::HashAlgorithm;
