@@ -95,6 +95,10 @@ pub struct DraftGenerator<C = SystemClock, R = Csprng> {
 
 impl DraftGenerator {
     /// A generator of `layout` on the system clock and the default CSPRNG.
+    ///
+    /// # Errors
+    ///
+    /// [`NotADraftLayout`] for `b1` or `b2`, which are not the draft's layouts.
     pub fn new(layout: Layout) -> Result<DraftGenerator, NotADraftLayout> {
         DraftGenerator::with_sources(layout, SystemClock, Csprng)
     }
@@ -102,6 +106,10 @@ impl DraftGenerator {
 
 impl<C: Clock, R: RngCore> DraftGenerator<C, R> {
     /// A generator of `layout` on the given clock and random source.
+    ///
+    /// # Errors
+    ///
+    /// [`NotADraftLayout`] for `b1` or `b2`, which are not the draft's layouts.
     pub fn with_sources(
         layout: Layout,
         clock: C,
@@ -132,6 +140,11 @@ impl<C: Clock, R: RngCore> DraftGenerator<C, R> {
     /// assert_eq!(d.machine_id(10).unwrap().0, 7);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`MachineIdError::NoRoom`] when the layout's random bits cannot hold the ID and one
+    /// random bit.
     pub fn with_machine_id(mut self, id: MachineId) -> Result<Self, MachineIdError> {
         id.check_room(self.layout.random_bits(), self.layout.name())?;
         self.machine_id = Some(id);
