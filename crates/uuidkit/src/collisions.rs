@@ -262,6 +262,11 @@ impl std::error::Error for CollisionError {}
 /// assert_eq!(model(&Mode::V4)?, Model::Birthday { bits: 122.0 });
 /// # Ok::<(), uuidkit::collisions::CollisionError>(())
 /// ```
+///
+/// # Errors
+///
+/// [`CollisionError::MachineIdTooWide`] when the machine ID is wider than the mode's
+/// random bits take.
 pub fn model(mode: &Mode) -> Result<Model, CollisionError> {
     let with_id = |unit: f64, bits: u32, max_id: u32, id: Option<MachineId>| match id {
         None => Ok(Model::PerUnit {
@@ -368,6 +373,13 @@ pub fn model(mode: &Mode) -> Result<Model, CollisionError> {
 /// assert_eq!(estimate(&assigned, &fleet)?.probability, 0.0);
 /// # Ok::<(), uuidkit::collisions::CollisionError>(())
 /// ```
+///
+/// # Errors
+///
+/// [`CollisionError::BadFigure`] for a figure that is negative, not a number or infinite,
+/// [`CollisionError::RateAboveGregorianCap`] for a v1/v6 rate above one UUID a tick, and
+/// [`CollisionError::TooFewMachineIds`] for more hosts than machine IDs; and those of
+/// [`model`].
 pub fn estimate(mode: &Mode, fleet: &Fleet) -> Result<Estimate, CollisionError> {
     for (field, value) in [
         ("hosts", fleet.hosts),

@@ -14,8 +14,8 @@
 //! hyphens ignored) are not accepted, so that a text decodes here exactly when it
 //! decodes everywhere. A value a form cannot hold (a base58 text above 2^128 − 1, a
 //! base32 text whose first character is above `7`, base64url trailing bits that are not
-//! zero) is an error, never a wrap-around. Errors name the byte at fault, as
-//! [`ParseError`](crate::ParseError) does for the hex forms.
+//! zero) is an error, never a wrap-around. Errors are [`ParseError`]s naming the byte at
+//! fault, as for the hex forms.
 //!
 //! base58, base62 and base32 are numbers, not byte strings, so they are written here over
 //! a `u128`: `bs58` would read leading `1`s as zero *bytes* and could not take the 22
@@ -38,7 +38,8 @@ use core::str::FromStr;
 use alloc::borrow::ToOwned;
 use alloc::string::String;
 
-use crate::Uuid;
+use crate::error::{RangeRule, Subject};
+use crate::{Expected, ParseError, UnknownName, Uuid};
 
 /// A compact text encoding of a UUID; see the [module](self) for each one's rule.
 ///
@@ -92,6 +93,21 @@ impl Encoding {
         Encoding::Base62,
         Encoding::Base64Url,
     ];
+
+    /// Every encoding's [`name`](Self::name), in the order of [`ALL`](Self::ALL).
+    ///
+    /// ```
+    /// assert_eq!(uuidkit::encoding::Encoding::NAMES[3], "base64url");
+    /// ```
+    pub const NAMES: [&'static str; 4] = {
+        let mut names = [""; 4];
+        let mut i = 0;
+        while i < names.len() {
+            names[i] = Encoding::ALL[i].name();
+            i += 1;
+        }
+        names
+    };
 
     /// The longest encoded form, in bytes (base32's 26).
     pub const MAX_LEN: usize = 26;
@@ -166,21 +182,23 @@ impl Encoding {
 
     /// Decodes `text`, which must be exactly one text of this encoding.
     ///
+    /// # Errors
+    ///
+    /// A [`ParseError`] of [kind](ParseError::kind) [`Encoded`](crate::InputKind::Encoded)
+    /// naming the first byte that is not a digit of the alphabet, the digit at which the
+    /// value leaves 128 bits, or where the text is shorter or longer than [`len`](Self::len).
+    ///
     /// ```
-    /// use uuidkit::encoding::{Encoding, Expected};
+    /// use uuidkit::{encoding::Encoding, Expected};
     /// let err = Encoding::Base58.decode(b"111111111111111111111l").unwrap_err();
     /// assert_eq!((err.index(), err.expected(), err.found()), (21, Expected::Digit, Some(b'l')));
     /// let err = Encoding::Base32.decode(b"8ZZZZZZZZZZZZZZZZZZZZZZZZZ").unwrap_err();
     /// assert_eq!((err.index(), err.expected()), (0, Expected::InRange));
     /// ```
-    pub fn decode(self, text: &[u8]) -> Result<Uuid, DecodeError> {
+    pub fn decode(self, text: &[u8]) -> Result<Uuid, ParseError> {
         let n = self.len();
-        let err = |index: usize, expected: Expected| DecodeError {
-            encoding: self,
-            index,
-            expected,
-            found: text.get(index).copied(),
-            len: text.len(),
+        let err = |index: usize, expected: Expected| {
+            ParseError::at(self.subject(), text, index, expected)
         };
         let digits = &text[..text.len().min(n)];
         let value = match self {
@@ -233,6 +251,19 @@ impl Encoding {
         }
         Ok(Uuid::from_u128(value))
     }
+
+    /// What a [`ParseError`] of this encoding tells its message.
+    const fn subject(self) -> Subject {
+        Subject::Encoded {
+            name: self.name(),
+            len: self.len(),
+            range: match self {
+                Encoding::Base32 => RangeRule::FirstDigit3Bits,
+                Encoding::Base64Url => RangeRule::Last4BitsZero,
+                Encoding::Base58 | Encoding::Base62 => RangeRule::Below2To128,
+            },
+        }
+    }
 }
 
 /// Writes `v` in base `alphabet.len()` into all of `out`, most significant digit first.
@@ -280,140 +311,26 @@ impl fmt::Display for Encoding {
     }
 }
 
-/// A name that is not one of the four encodings.
-///
-/// ```
-/// let err = "base36".parse::<uuidkit::encoding::Encoding>().unwrap_err();
-/// assert_eq!(err.to_string(), "unknown encoding 'base36' (expected base32, base58, base62 or base64url)");
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UnknownEncoding(String);
-
-impl fmt::Display for UnknownEncoding {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "unknown encoding '{}' (expected base32, base58, base62 or base64url)",
-            self.0
-        )
-    }
-}
-
-impl core::error::Error for UnknownEncoding {}
-
 impl FromStr for Encoding {
-    type Err = UnknownEncoding;
+    type Err = UnknownName;
 
-    fn from_str(s: &str) -> Result<Encoding, UnknownEncoding> {
+    /// The encoding of a [`name`](Encoding::name).
+    ///
+    /// ```
+    /// use uuidkit::encoding::Encoding;
+    /// assert_eq!("base58".parse::<Encoding>()?, Encoding::Base58);
+    /// let err = "base36".parse::<Encoding>().unwrap_err();
+    /// assert_eq!(err.to_string(),
+    ///     "unknown encoding \"base36\": expected one of base32, base58, base62, base64url");
+    /// # Ok::<(), uuidkit::UnknownName>(())
+    /// ```
+    fn from_str(s: &str) -> Result<Encoding, UnknownName> {
         Encoding::ALL
             .into_iter()
             .find(|e| e.name() == s)
-            .ok_or_else(|| UnknownEncoding(s.to_owned()))
+            .ok_or_else(|| UnknownName::new("encoding", s, &Encoding::NAMES))
     }
 }
-
-/// What a [`DecodeError`] expected at its byte.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Expected {
-    /// A digit of the encoding's alphabet (also when the input ended early).
-    Digit,
-    /// A digit that keeps the value within 128 bits.
-    InRange,
-    /// The end of the input: it is longer than the encoding's fixed length.
-    End,
-}
-
-/// Why a text failed to decode: the byte index of the first offending byte, what was
-/// expected there and what was found (nothing, when the input ended early).
-///
-/// ```
-/// use uuidkit::encoding::{Encoding, Expected};
-/// let err = Encoding::Base62.decode(b"7n42DGM5Tflk9n8mt7Fhc8").unwrap_err();
-/// assert_eq!(err.to_string(),
-///     "at byte 21: expected a base62 digit that keeps the value within 128 bits, found '8' \
-///      (the value is above 2^128 - 1)");
-/// let err = Encoding::Base64Url.decode(b"AYkK").unwrap_err();
-/// assert_eq!(err.to_string(),
-///     "at byte 4: expected a base64url digit, found the end of the input \
-///      (the input is 4 bytes; base64url is 22)");
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct DecodeError {
-    encoding: Encoding,
-    index: usize,
-    expected: Expected,
-    found: Option<u8>,
-    len: usize,
-}
-
-impl DecodeError {
-    /// The encoding that was being decoded.
-    pub const fn encoding(&self) -> Encoding {
-        self.encoding
-    }
-
-    /// Byte index of the first offending byte (the input's length if it ended early).
-    pub const fn index(&self) -> usize {
-        self.index
-    }
-
-    /// What was expected at [`index`](Self::index).
-    pub const fn expected(&self) -> Expected {
-        self.expected
-    }
-
-    /// The byte found there, or `None` when the input ended.
-    pub const fn found(&self) -> Option<u8> {
-        self.found
-    }
-
-    /// The length of the whole input, in bytes.
-    pub const fn input_len(&self) -> usize {
-        self.len
-    }
-}
-
-impl fmt::Display for DecodeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let name = self.encoding.name();
-        write!(f, "at byte {}: expected ", self.index)?;
-        match self.expected {
-            Expected::Digit => write!(f, "a {name} digit")?,
-            Expected::InRange if self.encoding == Encoding::Base32 => {
-                write!(f, "a {name} digit from 0 to 7 (the first holds 3 bits)")?
-            }
-            Expected::InRange if self.encoding == Encoding::Base64Url => {
-                write!(f, "a {name} digit whose last 4 bits are zero")?
-            }
-            Expected::InRange => write!(f, "a {name} digit that keeps the value within 128 bits")?,
-            Expected::End => f.write_str("the end of the input")?,
-        }
-        f.write_str(", found ")?;
-        match self.found {
-            None => f.write_str("the end of the input")?,
-            Some(b) if b.is_ascii_graphic() => write!(f, "'{}'", b as char)?,
-            Some(b' ') => f.write_str("a space")?,
-            Some(b) if b.is_ascii() => write!(f, "the control byte 0x{b:02x}")?,
-            Some(b) => write!(f, "the non-ASCII byte 0x{b:02x}")?,
-        }
-        match self.expected {
-            Expected::InRange if matches!(self.encoding, Encoding::Base58 | Encoding::Base62) => {
-                f.write_str(" (the value is above 2^128 - 1)")
-            }
-            Expected::InRange => Ok(()),
-            _ if self.found.is_none() || self.expected == Expected::End => write!(
-                f,
-                " (the input is {} bytes; {name} is {})",
-                self.len,
-                self.encoding.len()
-            ),
-            _ => Ok(()),
-        }
-    }
-}
-
-impl core::error::Error for DecodeError {}
 
 #[cfg(test)]
 mod tests {
@@ -519,6 +436,32 @@ mod tests {
             .decode(b"_____________________x")
             .unwrap_err();
         assert_eq!((err.index(), err.expected()), (21, Expected::InRange));
+    }
+
+    #[test]
+    fn messages_name_the_byte_and_the_rule() {
+        let err = Encoding::Base62
+            .decode(b"7n42DGM5Tflk9n8mt7Fhc8")
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "at byte 21: expected a base62 digit that keeps the value within 128 bits, \
+             found '8' (the value is above 2^128 - 1)"
+        );
+        let err = Encoding::Base64Url.decode(b"AYkK").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "at byte 4: expected a base64url digit, found the end of the input \
+             (the input is 4 bytes; base64url is 22)"
+        );
+        let err = Encoding::Base32
+            .decode(b"8ZZZZZZZZZZZZZZZZZZZZZZZZZ")
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "at byte 0: expected a base32 digit from 0 to 7 (the first holds 3 bits), found '8'"
+        );
+        assert_eq!(err.kind(), crate::InputKind::Encoded("base32"));
     }
 
     #[test]

@@ -82,6 +82,7 @@ pub mod collisions;
 ))]
 pub mod db;
 pub mod encoding;
+mod error;
 #[cfg(feature = "std")]
 pub mod generator;
 #[cfg(feature = "std")]
@@ -106,12 +107,13 @@ mod uuid;
 
 // From `process`, not `generator`: there `v7` and `v8` also name the generator modules,
 // which belong under `generator`, not at the root.
+pub use error::{Expected, InputKind, ParseError, UnknownName};
 #[cfg(feature = "std")]
 pub use generator::process::{try_v1, try_v6, v1, v4, v4_fill, v6, v7, v7_fill, v8};
 #[cfg(feature = "std")]
 pub use generator::{use_default_state_file, use_state_file};
 pub use node::NodeId;
-pub use text::{Case, Format, ParseError};
+pub use text::{Case, Format};
 pub use uuid::{Uuid, Variant, Version};
 
 /// The v3 (MD5) UUID of `name` in `namespace`; see [`layout::v3`].

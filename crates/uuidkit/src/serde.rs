@@ -114,11 +114,20 @@ macro_rules! text_module {
             use super::*;
 
             /// Serializes `u` in this module's form.
+            ///
+            /// # Errors
+            ///
+            /// The serializer's own error; writing the text cannot fail otherwise.
             pub fn serialize<S: Serializer>(u: &Uuid, s: S) -> Result<S::Ok, S::Error> {
                 $ser(u, s)
             }
 
             /// Deserializes a UUID from this module's form (see the [table](super)).
+            ///
+            /// # Errors
+            ///
+            /// The deserializer's error, with the [`ParseError`](crate::ParseError)'s message, when
+            /// the value is not a string of this module's form.
             pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Uuid, D::Error> {
                 d.deserialize_str(TextVisitor($enc))
             }
@@ -193,11 +202,20 @@ pub mod compact {
     use super::*;
 
     /// Serializes `u` as 16 bytes.
+    ///
+    /// # Errors
+    ///
+    /// The serializer's own error; writing the bytes cannot fail otherwise.
     pub fn serialize<S: Serializer>(u: &Uuid, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_bytes(u.as_bytes())
     }
 
     /// Deserializes 16 bytes, or a sequence of 16 numbers (what JSON holds).
+    ///
+    /// # Errors
+    ///
+    /// The deserializer's error when the value is neither 16 bytes nor a sequence of 16
+    /// numbers.
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Uuid, D::Error> {
         d.deserialize_bytes(BytesVisitor)
     }

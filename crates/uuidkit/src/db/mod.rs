@@ -66,6 +66,10 @@ impl DecodeError {
     /// assert_eq!(DecodeError::from_column(b"ffffffff-ffff-ffff-ffff-ffffffffffff")?, Uuid::MAX);
     /// # Ok::<(), DecodeError>(())
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// A [`DecodeError`] when the value is neither 16 bytes nor a UUID's text.
     pub fn from_column(value: &[u8]) -> Result<Uuid, DecodeError> {
         if let Ok(b) = <[u8; 16]>::try_from(value) {
             return Ok(Uuid::from_bytes(b));
@@ -79,6 +83,10 @@ impl DecodeError {
     /// let err = uuidkit::db::DecodeError::from_binary(&[0; 15]).unwrap_err();
     /// assert_eq!(err.len(), 15);
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// A [`DecodeError`] when the value is not exactly 16 bytes.
     pub fn from_binary(value: &[u8]) -> Result<Uuid, DecodeError> {
         <[u8; 16]>::try_from(value)
             .map(Uuid::from_bytes)
@@ -91,6 +99,10 @@ impl DecodeError {
     /// let err = uuidkit::db::DecodeError::from_text(b"not-a-uuid").unwrap_err();
     /// assert_eq!(err.parse_error().unwrap().index(), 0);
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// A [`DecodeError`] holding the [`ParseError`] when the value is not a UUID's text.
     pub fn from_text(value: &[u8]) -> Result<Uuid, DecodeError> {
         Uuid::parse_ascii(value).map_err(|e| DecodeError::new(value, Some(e)))
     }

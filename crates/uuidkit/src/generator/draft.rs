@@ -138,6 +138,9 @@ impl DraftGenerator {
     /// assert!(DraftGenerator::new("b2".parse()?).is_err(), "not a draft layout");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    /// # Errors
+    ///
+    /// [`NotADraftLayout`] for `b1` or `b2`, which are not the draft's layouts.
     pub fn new(layout: Layout) -> Result<DraftGenerator, NotADraftLayout> {
         DraftGenerator::with_sources(layout, SystemClock, Csprng)
     }
@@ -154,6 +157,9 @@ impl<C, R> DraftGenerator<C, R> {
     /// assert!(g.next() < g.next());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    /// # Errors
+    ///
+    /// [`NotADraftLayout`] for `b1` or `b2`, which are not the draft's layouts.
     pub fn with_sources(
         layout: Layout,
         clock: C,
@@ -177,6 +183,11 @@ impl<C, R> DraftGenerator<C, R> {
     /// assert_eq!(d.machine_id(10).unwrap().0, 7);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`MachineIdError::NoRoom`] when the layout's random bits cannot hold the ID and one
+    /// random bit.
     pub fn with_machine_id(mut self, id: MachineId) -> Result<Self, MachineIdError> {
         let layout = self.layout();
         id.check_room(layout.random_bits(), layout.name())?;

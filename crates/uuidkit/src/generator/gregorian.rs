@@ -439,6 +439,11 @@ impl<C: Clock, R: RngCore> GregorianGenerator<C, R> {
     /// assert_ne!(a.reserve_clock_seq()?, b.reserve_clock_seq()?);
     /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`GenError::ClockSequenceInUse`] when the clock sequence fixed is held by another
+    /// generator of the node, and [`GenError::ClockSequencesExhausted`] when every one is.
     pub fn reserve_clock_seq(&mut self) -> Result<ClockSequence, GenError> {
         self.ensure_claim()?;
         Ok(self.clock_seq)
@@ -556,6 +561,12 @@ impl<C: Clock, R: RngCore> GregorianGenerator<C, R> {
     }
 
     /// The fields of the next UUID.
+    ///
+    /// # Errors
+    ///
+    /// [`GenError::Overrun`] when the ticks ahead of the clock are used up and the overrun
+    /// policy is to report it, [`GenError::TimestampExhausted`] when the clock reads past
+    /// 5236, and the clock-sequence errors of [`reserve_clock_seq`](Self::reserve_clock_seq).
     pub fn next_fields(&mut self) -> Result<GregorianFields, GenError> {
         let fork = crate::platform::fork_generation();
         if fork != self.fork_generation {
@@ -739,6 +750,10 @@ impl<C: Clock, R: RngCore> GregorianGenerator<C, R> {
     }
 
     /// The next UUID in this generator's layout (v1 or v6).
+    ///
+    /// # Errors
+    ///
+    /// As [`next_fields`](Self::next_fields).
     // Fallible, so not `Iterator::next`; named as users of generators expect.
     #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> Result<Uuid, GenError> {
@@ -761,6 +776,10 @@ impl<C: Clock, R: RngCore> GregorianGenerator<C, R> {
     /// assert_eq!(v2::decode(&u).unwrap().local_id, 100);
     /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`next_fields`](Self::next_fields).
     pub fn next_v2(&mut self, domain: Domain, local_id: u32) -> Result<Uuid, GenError> {
         let f = self.next_fields()?;
         let fields = layout::v2::Fields {

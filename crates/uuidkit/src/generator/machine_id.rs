@@ -81,6 +81,11 @@ impl std::error::Error for MachineIdError {}
 
 impl MachineId {
     /// An ID `value` of `bits` bits (1 to 64).
+    ///
+    /// # Errors
+    ///
+    /// [`MachineIdError::Width`] for a width of 0 or above 64, and
+    /// [`MachineIdError::TooWide`] when `value` needs more bits than `bits`.
     pub const fn new(value: u64, bits: u32) -> Result<MachineId, MachineIdError> {
         if bits == 0 || bits > 64 {
             return Err(MachineIdError::Width { bits });
@@ -101,6 +106,10 @@ impl MachineId {
     /// assert_eq!(MachineId::from_host_hash(16)?, MachineId::from_host_hash(16)?);
     /// # Ok::<(), uuidkit::generator::machine_id::MachineIdError>(())
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`MachineIdError::Width`] for a width of 0 or above 64.
     pub fn from_host_hash(bits: u32) -> Result<MachineId, MachineIdError> {
         use sha2::{Digest, Sha256};
         if bits == 0 || bits > 64 {
@@ -169,6 +178,10 @@ impl MachineId {
     /// assert_eq!((u.as_u128() >> 20) & 0xfff, 0xABC);
     /// # Ok::<(), uuidkit::generator::machine_id::MachineIdError>(())
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`MachineIdError::NoRoom`] when the ID is 32 bits or wider.
     pub fn stamp_v7(&self, u: crate::Uuid) -> Result<crate::Uuid, MachineIdError> {
         self.check_room(Self::V7_RANDOM_BITS, "v7")?;
         let v = u.as_u128();

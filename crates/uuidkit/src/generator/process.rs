@@ -72,6 +72,10 @@ pub fn take_store_warnings() -> Vec<StoreWarning> {
 /// assert_eq!(uuidkit::try_v1()?.version(), uuidkit::Version::V1);
 /// # Ok::<(), uuidkit::generator::GenError>(())
 /// ```
+///
+/// # Errors
+///
+/// [`GenError::TimestampExhausted`] when the clock reads past 5236.
 pub fn try_v1() -> Result<Uuid, GenError> {
     gregorian_next(&V1, GregorianGenerator::v1)
 }
@@ -123,6 +127,10 @@ pub fn v4_fill(out: &mut [Uuid]) {
 /// assert!(uuidkit::try_v6()? > a);
 /// # Ok::<(), uuidkit::generator::GenError>(())
 /// ```
+///
+/// # Errors
+///
+/// [`GenError::TimestampExhausted`] when the clock reads past 5236.
 pub fn try_v6() -> Result<Uuid, GenError> {
     gregorian_next(&V6, GregorianGenerator::v6)
 }

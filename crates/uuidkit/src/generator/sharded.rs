@@ -55,6 +55,11 @@ impl ShardedGregorian {
     /// the system clock, sharing the node of the strategy `UUIDKIT_NODE` names (a random
     /// one for `static` and `random`): an error when that node has fewer than `shards`
     /// free clock sequences in this process.
+    ///
+    /// # Errors
+    ///
+    /// [`GenError::ClockSequencesExhausted`] when the node has fewer than `shards` free clock
+    /// sequences in this process.
     pub fn new(version: Version, shards: usize) -> Result<ShardedGregorian, GenError> {
         let strategy = NodeStrategy::from_env().ok().flatten().unwrap_or_default();
         let node = match strategy {
@@ -67,6 +72,11 @@ impl ShardedGregorian {
     }
 
     /// `shards` generators (at least 1) of `version` with the node `node`.
+    ///
+    /// # Errors
+    ///
+    /// [`GenError::ClockSequencesExhausted`] when `node` has fewer than `shards` free clock
+    /// sequences in this process.
     pub fn with_node(
         version: Version,
         shards: usize,
@@ -114,6 +124,10 @@ impl ShardedGregorian {
     }
 
     /// The next UUID from the calling thread's generator.
+    ///
+    /// # Errors
+    ///
+    /// As [`GregorianGenerator::next`](super::gregorian::GregorianGenerator::next).
     // Fallible, so not `Iterator::next`.
     #[allow(clippy::should_implement_trait)]
     pub fn next(&self) -> Result<Uuid, GenError> {
@@ -122,6 +136,10 @@ impl ShardedGregorian {
 
     /// The next UUID from generator `shard` (modulo the number of generators): for one
     /// thread that takes from each in turn, as `uuidkit gen v1 --shards N` does.
+    ///
+    /// # Errors
+    ///
+    /// As [`GregorianGenerator::next`](super::gregorian::GregorianGenerator::next).
     pub fn next_from(&self, shard: usize) -> Result<Uuid, GenError> {
         let g = &self.shards[shard % self.shards.len()];
         // A panic elsewhere leaves the generator consistent (see the process-wide locks).
@@ -142,6 +160,12 @@ impl ShardedGregorian {
     /// assert!(batch.iter().all(|u| u.clock_seq() == batch[0].clock_seq()));
     /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// `(done, error)`: the first error of
+    /// [`GregorianGenerator::next`](super::gregorian::GregorianGenerator::next), after `done`
+    /// UUIDs were written.
     pub fn fill_from(&self, shard: usize, out: &mut [Uuid]) -> Result<(), (usize, GenError)> {
         let mut g = self.shards[shard % self.shards.len()]
             .lock()

@@ -190,6 +190,12 @@ const fn pack_v7(unix_seconds: u64, rest: u128, version: u8) -> Uuid {
 
 /// Packs the fields into a version 8 UUID; an error naming the first field too wide for
 /// its bits, or an all-zero random field.
+///
+/// # Errors
+///
+/// [`LayoutError::FieldTooWide`] naming the first field too wide for its bits,
+/// [`LayoutError::FieldTooLarge`] for a fraction at or above one second, and
+/// [`LayoutError::AllZero`] for an all-zero random field.
 pub const fn encode_v7(f: &V7Fields) -> Result<Uuid, LayoutError> {
     let p = f.precision;
     if let Err(e) = check_width("unixts", 36, f.unix_seconds) {
@@ -292,6 +298,10 @@ const fn rest_v7(u: &Uuid) -> u128 {
 }
 
 /// Reads the time of a draft v7 UUID (version 7 or 8), whatever its precision.
+///
+/// # Errors
+///
+/// [`LayoutError::WrongVersion`] when `u` is not an RFC 9562 UUID of version 7 or 8.
 pub const fn decode_v7_time(u: &Uuid) -> Result<V7Time, LayoutError> {
     if let Err(e) = expect_v7_or_v8(u) {
         return Err(e);
@@ -304,6 +314,10 @@ pub const fn decode_v7_time(u: &Uuid) -> Result<V7Time, LayoutError> {
 
 /// Reads a draft v7 UUID (version 7 or 8) at `precision`: its fields as a UUID written
 /// at that precision holds them.
+///
+/// # Errors
+///
+/// [`LayoutError::WrongVersion`] when `u` is not an RFC 9562 UUID of version 7 or 8.
 pub const fn decode_v7(u: &Uuid, precision: Precision) -> Result<V7Fields, LayoutError> {
     let t = match decode_v7_time(u) {
         Ok(t) => t,
@@ -415,6 +429,11 @@ pub(crate) const fn pack_v8_fields(
 
 /// Packs the fields into a version 8 UUID; an error naming the first field too wide, or
 /// an all-zero node.
+///
+/// # Errors
+///
+/// [`LayoutError::FieldTooWide`] naming the first field too wide for its bits, and
+/// [`LayoutError::AllZero`] for an all-zero node.
 pub const fn encode_v8(f: &V8Fields) -> Result<Uuid, LayoutError> {
     let k = f.timestamp_kind;
     if let Err(e) = check_width("timestamp", k.timestamp_bits(), f.timestamp) {
@@ -439,6 +458,11 @@ pub const fn encode_v8(f: &V8Fields) -> Result<Uuid, LayoutError> {
 
 /// Reads a version 8 UUID as the draft v8 layout with `kind`'s timestamp. For `Secs32`
 /// the 16 bits of `timestamp_48` must be zero, as the draft requires.
+///
+/// # Errors
+///
+/// [`LayoutError::WrongVersion`] when `u` is not an RFC 9562 version 8 UUID, and
+/// [`LayoutError::NotZero`] when a `Secs32` UUID's 16 low timestamp bits are not zero.
 pub const fn decode_v8(u: &Uuid, kind: V8Timestamp) -> Result<V8Fields, LayoutError> {
     let f = match super::v8::decode(u) {
         Ok(f) => f,

@@ -22,7 +22,7 @@ pub mod v8;
 
 pub mod draft;
 mod named;
-pub use named::{Decoded, Layout, LayoutParseError, decode_as};
+pub use named::{Decoded, Layout, decode_as};
 
 mod name_based;
 pub use name_based::HashAlgorithm;

@@ -4,14 +4,14 @@
 //! Nothing in a v8 UUID says which layout it follows, so decoding as a layout is always
 //! the caller's explicit choice: [`decode_as`].
 
-use alloc::string::{String, ToString};
+use alloc::string::String;
 use core::fmt;
 use core::str::FromStr;
 
 use super::LayoutError;
 use super::draft::{self, Precision, V8Timestamp};
-use crate::Uuid;
 use crate::time::{GregorianTimestamp, UnixTime};
+use crate::{UnknownName, Uuid};
 
 /// A named layout.
 ///
@@ -32,7 +32,7 @@ use crate::time::{GregorianTimestamp, UnixTime};
 /// let l: Layout = "draft-v7-us".parse()?;
 /// assert_eq!(l.name(), "draft-v7-us");
 /// assert_eq!(Layout::ALL.len(), 9);
-/// # Ok::<(), uuidkit::layout::LayoutParseError>(())
+/// # Ok::<(), uuidkit::UnknownName>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Layout {
@@ -59,6 +59,21 @@ impl Layout {
         Layout::DraftV8(V8Timestamp::Gregorian60),
         Layout::DraftV8(V8Timestamp::Nanos64),
     ];
+
+    /// Every layout's [`name`](Self::name), in the order of [`ALL`](Self::ALL).
+    ///
+    /// ```
+    /// assert_eq!(uuidkit::layout::Layout::NAMES[8], "draft-v8-64");
+    /// ```
+    pub const NAMES: [&'static str; 9] = {
+        let mut names = [""; 9];
+        let mut i = 0;
+        while i < names.len() {
+            names[i] = Layout::ALL[i].name();
+            i += 1;
+        }
+        names
+    };
 
     /// The name, as [`FromStr`] takes it.
     pub const fn name(self) -> &'static str {
@@ -135,6 +150,11 @@ impl Layout {
     /// assert!(l.check_time(UnixTime::new(4_294_967_295, 0)).is_ok());
     /// assert!(l.check_time(UnixTime::new(4_294_967_296, 0)).is_err());
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`TimeError::OutOfRange`](crate::time::TimeError::OutOfRange) naming the layout's range
+    /// when its timestamp cannot hold `t`.
     pub fn check_time(self, t: UnixTime) -> Result<(), crate::time::TimeError> {
         let Some(u) = draft::Units::of(self) else {
             return match self {
@@ -197,32 +217,23 @@ impl fmt::Display for Layout {
     }
 }
 
-/// A layout name that is not one of [`Layout::ALL`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LayoutParseError(String);
-
-impl fmt::Display for LayoutParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown layout {:?}: expected one of ", self.0)?;
-        for (i, l) in Layout::ALL.iter().enumerate() {
-            if i > 0 {
-                f.write_str(", ")?;
-            }
-            f.write_str(l.name())?;
-        }
-        Ok(())
-    }
-}
-
-impl core::error::Error for LayoutParseError {}
-
 impl FromStr for Layout {
-    type Err = LayoutParseError;
-    fn from_str(s: &str) -> Result<Layout, LayoutParseError> {
+    type Err = UnknownName;
+
+    /// The layout of a [`name`](Layout::name).
+    ///
+    /// ```
+    /// use uuidkit::layout::Layout;
+    /// assert_eq!("b1".parse::<Layout>()?, Layout::B1);
+    /// let err = "b3".parse::<Layout>().unwrap_err();
+    /// assert!(err.to_string().starts_with("unknown layout \"b3\": expected one of b1, b2, draft-v7-ms"));
+    /// # Ok::<(), uuidkit::UnknownName>(())
+    /// ```
+    fn from_str(s: &str) -> Result<Layout, UnknownName> {
         Layout::ALL
             .into_iter()
             .find(|l| l.name() == s)
-            .ok_or_else(|| LayoutParseError(s.to_string()))
+            .ok_or_else(|| UnknownName::new("layout", s, &Layout::NAMES))
     }
 }
 
@@ -283,6 +294,11 @@ impl Decoded {
 /// assert_eq!(d.time_rfc3339().unwrap(), "2022-02-22T19:22:22.00000000Z");
 /// # Ok::<(), uuidkit::layout::LayoutError>(())
 /// ```
+///
+/// # Errors
+///
+/// [`LayoutError::WrongVersion`] when the version is not the layout's, and
+/// [`LayoutError::NotZero`] when bits the layout keeps zero are not.
 pub fn decode_as(u: &Uuid, layout: Layout) -> Result<Decoded, LayoutError> {
     let d = |time, timestamp, sequence, random, random_bits| Decoded {
         layout,

@@ -36,6 +36,10 @@ pub const fn encode(f: &GregorianFields) -> Uuid {
 /// assert_eq!(f.clock_seq.get(), 0x33C8);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+///
+/// # Errors
+///
+/// [`LayoutError::WrongVersion`] when `u` is not an RFC 9562 version 1 UUID.
 pub const fn decode(u: &Uuid) -> Result<GregorianFields, LayoutError> {
     if let Err(e) = expect_version(u, Version::V1) {
         return Err(e);

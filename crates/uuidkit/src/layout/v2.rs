@@ -98,6 +98,10 @@ pub struct Fields {
 
 /// Packs the fields; an error if `clock_seq` exceeds 6 bits. The low 32 bits of the
 /// timestamp are dropped.
+///
+/// # Errors
+///
+/// [`LayoutError::FieldTooWide`] when `clock_seq` needs more than 6 bits.
 pub const fn encode(f: &Fields) -> Result<Uuid, LayoutError> {
     if let Err(e) = check_width("clock_seq_high", 6, f.clock_seq as u64) {
         return Err(e);
@@ -114,6 +118,10 @@ pub const fn encode(f: &Fields) -> Result<Uuid, LayoutError> {
 }
 
 /// Unpacks a v2 UUID; an error for any other version or variant.
+///
+/// # Errors
+///
+/// [`LayoutError::WrongVersion`] when `u` is not an RFC 9562 version 2 UUID.
 pub const fn decode(u: &Uuid) -> Result<Fields, LayoutError> {
     if let Err(e) = expect_version(u, Version::V2) {
         return Err(e);

@@ -24,6 +24,10 @@ pub fn encode(namespace: &Uuid, name: &[u8]) -> Uuid {
 /// assert_eq!(bits[6] >> 4, 0);
 /// # Ok::<(), uuidkit::layout::LayoutError>(())
 /// ```
+///
+/// # Errors
+///
+/// [`LayoutError::WrongVersion`] when `u` is not an RFC 9562 version 3 UUID.
 pub const fn decode(u: &Uuid) -> Result<[u8; 16], LayoutError> {
     match expect_version(u, Version::V3) {
         Ok(()) => Ok(payload(u)),

@@ -24,6 +24,10 @@ pub const fn encode(random: [u8; 16]) -> Uuid {
 /// assert_eq!(uuidkit::layout::v4::decode(&u)?[6], 0x0f);
 /// # Ok::<(), uuidkit::layout::LayoutError>(())
 /// ```
+///
+/// # Errors
+///
+/// [`LayoutError::WrongVersion`] when `u` is not an RFC 9562 version 4 UUID.
 pub const fn decode(u: &Uuid) -> Result<[u8; 16], LayoutError> {
     match expect_version(u, Version::V4) {
         Ok(()) => Ok(payload(u)),

@@ -22,6 +22,10 @@ pub fn encode(namespace: &Uuid, name: &[u8]) -> Uuid {
 /// assert!(v5::decode(&v5::encode(&namespace::URL, b"https://example.com/")).is_ok());
 /// # Ok::<(), uuidkit::layout::LayoutError>(())
 /// ```
+///
+/// # Errors
+///
+/// [`LayoutError::WrongVersion`] when `u` is not an RFC 9562 version 5 UUID.
 pub const fn decode(u: &Uuid) -> Result<[u8; 16], LayoutError> {
     match expect_version(u, Version::V5) {
         Ok(()) => Ok(payload(u)),

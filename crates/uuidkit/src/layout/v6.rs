@@ -33,6 +33,10 @@ pub const fn encode(f: &GregorianFields) -> Uuid {
 /// assert_eq!(uuidkit::layout::v6::decode(&u)?.timestamp.ticks(), 0x1EC9414C232AB00);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+///
+/// # Errors
+///
+/// [`LayoutError::WrongVersion`] when `u` is not an RFC 9562 version 6 UUID.
 pub const fn decode(u: &Uuid) -> Result<GregorianFields, LayoutError> {
     if let Err(e) = expect_version(u, Version::V6) {
         return Err(e);
@@ -57,6 +61,10 @@ pub const fn decode(u: &Uuid) -> Result<GregorianFields, LayoutError> {
 /// assert_eq!(v6::to_v1(&v6)?, v1);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+///
+/// # Errors
+///
+/// [`LayoutError::WrongVersion`] when `u` is not an RFC 9562 version 1 UUID.
 pub const fn from_v1(u: &Uuid) -> Result<Uuid, LayoutError> {
     match v1::decode(u) {
         Ok(f) => Ok(encode(&f)),
@@ -65,6 +73,10 @@ pub const fn from_v1(u: &Uuid) -> Result<Uuid, LayoutError> {
 }
 
 /// Converts a v6 UUID back to v1; see [`from_v1`].
+///
+/// # Errors
+///
+/// [`LayoutError::WrongVersion`] when `u` is not an RFC 9562 version 6 UUID.
 pub const fn to_v1(u: &Uuid) -> Result<Uuid, LayoutError> {
     match decode(u) {
         Ok(f) => Ok(v1::encode(&f)),

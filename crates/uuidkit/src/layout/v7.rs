@@ -25,6 +25,10 @@ pub struct Fields {
 }
 
 /// Packs the fields; an error naming the first field too wide for its bits.
+///
+/// # Errors
+///
+/// [`LayoutError::FieldTooWide`] naming the first field too wide for its bits.
 pub const fn encode(f: &Fields) -> Result<Uuid, LayoutError> {
     if let Err(e) = check_width("unix_ts_ms", 48, f.unix_ts_ms) {
         return Err(e);
@@ -53,6 +57,10 @@ pub(crate) const fn pack(unix_ts_ms: u64, rand_a: u16, rand_b: u64) -> Uuid {
 /// assert_eq!(uuidkit::layout::v7::decode(&u)?.unix_ts_ms, 1_645_557_742_000);
 /// # Ok::<(), uuidkit::layout::LayoutError>(())
 /// ```
+///
+/// # Errors
+///
+/// [`LayoutError::WrongVersion`] when `u` is not an RFC 9562 version 7 UUID.
 pub const fn decode(u: &Uuid) -> Result<Fields, LayoutError> {
     if let Err(e) = expect_version(u, Version::V7) {
         return Err(e);

@@ -27,6 +27,10 @@ pub struct Fields {
 }
 
 /// Packs the raw fields; an error naming the first field too wide for its bits.
+///
+/// # Errors
+///
+/// [`LayoutError::FieldTooWide`] naming the first field too wide for its bits.
 pub const fn encode(f: &Fields) -> Result<Uuid, LayoutError> {
     if let Err(e) = check_width("custom_a", 48, f.custom_a) {
         return Err(e);
@@ -48,6 +52,10 @@ pub(crate) const fn pack(custom_a: u64, custom_b: u16, custom_c: u64) -> Uuid {
 }
 
 /// Unpacks the raw fields of a v8 UUID; an error for any other version or variant.
+///
+/// # Errors
+///
+/// [`LayoutError::WrongVersion`] when `u` is not an RFC 9562 version 8 UUID.
 pub const fn decode(u: &Uuid) -> Result<Fields, LayoutError> {
     if let Err(e) = expect_version(u, Version::V8) {
         return Err(e);
@@ -79,6 +87,10 @@ pub struct TimeBasedFields {
 }
 
 /// Packs the Appendix B.1 layout; an error naming a field too wide for its bits.
+///
+/// # Errors
+///
+/// [`LayoutError::FieldTooWide`] naming the first field too wide for its bits.
 pub const fn encode_time_based(f: &TimeBasedFields) -> Result<Uuid, LayoutError> {
     if let Err(e) = check_width("timestamp", 60, f.timestamp) {
         return Err(e);
@@ -96,6 +108,10 @@ pub(crate) const fn pack_time_based(timestamp: u64, rest: u64) -> Uuid {
 
 /// Reads a v8 UUID as the Appendix B.1 layout. Nothing in a v8 UUID says which layout it
 /// follows: this is a reading, not a check.
+///
+/// # Errors
+///
+/// [`LayoutError::WrongVersion`] when `u` is not an RFC 9562 version 8 UUID.
 pub const fn decode_time_based(u: &Uuid) -> Result<TimeBasedFields, LayoutError> {
     match decode(u) {
         Ok(f) => Ok(TimeBasedFields {

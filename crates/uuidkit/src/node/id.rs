@@ -1,8 +1,10 @@
-//! The node ID value, its parser and the parser's errors: no `std` needed.
+//! The node ID value and its parser: no `std` needed.
 
-use alloc::string::{String, ToString};
 use core::fmt;
 use core::str::FromStr;
+
+use crate::error::NodeForm as Form;
+use crate::{Expected, ParseError};
 
 /// A 48-bit node ID, most significant octet first.
 ///
@@ -16,7 +18,7 @@ use core::str::FromStr;
 /// assert!(n.is_multicast());
 /// assert_eq!(n.to_string(), "9f6bdeced846");
 /// assert_eq!(n.as_u64(), 0x9F6BDECED846);
-/// # Ok::<(), uuidkit::node::NodeParseError>(())
+/// # Ok::<(), uuidkit::ParseError>(())
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct NodeId([u8; 6]);
@@ -107,219 +109,13 @@ impl fmt::Debug for NodeId {
     }
 }
 
-/// What the node parser expected at the byte where it stopped.
-///
-/// ```
-/// use uuidkit::{node::Expected, NodeId};
-/// let expected = |s: &str| s.parse::<NodeId>().unwrap_err().expected();
-/// assert_eq!(expected("9f6bdeced84"), Expected::HexDigit);
-/// assert_eq!(expected("0x"), Expected::HexDigitAfter0x);
-/// assert_eq!(expected("9f:6b:de:ce:d8:4"), Expected::OctetDigit);
-/// assert_eq!(expected("9f:6b-de:ce:d8:46"), Expected::Separator(Some(':')));
-/// assert_eq!(expected("9f6bdeced8460"), Expected::End);
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Expected {
-    /// A strategy word (`static`, `random`, `mac`, `hash`) or a node ID: the text starts
-    /// like neither. Only [`NodeStrategy`](super::NodeStrategy)'s parser reports this,
-    /// always at byte 0.
-    StrategyOrNode,
-    /// A hex digit of the bare form, which is exactly 12 of them (also the first byte of
-    /// an empty text).
-    HexDigit,
-    /// A hex digit after `0x`, which is followed by 1 to 12 of them.
-    HexDigitAfter0x,
-    /// A hex digit of an octet in the separated form, where every octet is exactly 2.
-    OctetDigit,
-    /// The separator after an octet: `:` or `-` after the first (`None`), and then the
-    /// same one after every other (`Some`).
-    Separator(Option<char>),
-    /// The end of the input: the node ID was complete but more bytes followed.
-    End,
-}
-
-/// Which of the written forms the parser took the text for; it picks the hint.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(super) enum Form {
-    Empty,
-    Word,
-    Bare,
-    Prefixed,
-    Separated,
-}
-
-/// Why a text is not a node ID: the byte index of the first offending byte, what was
-/// expected there and what was found.
-///
-/// The message ends with a hint in terms of the form the text was taken for: the length
-/// the form needs, and, for digits that look like a decimal number, that number in hex.
-///
-/// ```
-/// use uuidkit::{node::Expected, NodeId};
-/// let err = "01:23:45:67:89:a".parse::<NodeId>().unwrap_err();
-/// assert_eq!((err.index(), err.expected(), err.found()), (16, Expected::OctetDigit, None));
-/// assert_eq!(err.to_string(),
-///     "invalid node ID \"01:23:45:67:89:a\": at byte 16, expected the second hex digit \
-///      of octet 6 (an octet is 2 hex digits), found the end of the input (with \
-///      separators, a node ID is six octets of 2 hex digits with the same ':' or '-' \
-///      between them: 17 bytes; this text is 16)");
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct NodeParseError {
-    input: String,
-    index: usize,
-    expected: Expected,
-    form: Form,
-}
-
-impl NodeParseError {
-    pub(super) fn new(input: &str, index: usize, expected: Expected, form: Form) -> NodeParseError {
-        NodeParseError {
-            input: input.to_string(),
-            index,
-            expected,
-            form,
-        }
-    }
-
-    /// Byte index of the first offending byte in the text (its length if it ended early).
-    ///
-    /// ```
-    /// assert_eq!("0x12g".parse::<uuidkit::NodeId>().unwrap_err().index(), 4);
-    /// ```
-    pub fn index(&self) -> usize {
-        self.index
-    }
-
-    /// What was expected at [`index`](Self::index).
-    ///
-    /// ```
-    /// use uuidkit::{node::Expected, NodeId};
-    /// let err = "9f:6b:de:ce:d8".parse::<NodeId>().unwrap_err();
-    /// assert_eq!((err.index(), err.expected()), (14, Expected::Separator(Some(':'))));
-    /// ```
-    pub fn expected(&self) -> Expected {
-        self.expected
-    }
-
-    /// The character found at [`index`](Self::index), or `None` when the text ended.
-    ///
-    /// ```
-    /// let err = "9f6bdeced84g".parse::<uuidkit::NodeId>().unwrap_err();
-    /// assert_eq!((err.index(), err.found()), (11, Some('g')));
-    /// ```
-    pub fn found(&self) -> Option<char> {
-        // Every byte before `index` was ASCII, so `index` is on a character boundary.
-        self.input.get(self.index..).and_then(|s| s.chars().next())
-    }
-
-    /// The text that failed to parse.
-    ///
-    /// ```
-    /// assert_eq!("0x".parse::<uuidkit::NodeId>().unwrap_err().input(), "0x");
-    /// ```
-    pub fn input(&self) -> &str {
-        &self.input
-    }
-
-    /// The message without the leading `invalid node ID "…": `, so that
-    /// [`NodeEnvError`](super::NodeEnvError) can name the variable instead.
-    pub(super) fn detail(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "at byte {}, expected ", self.index)?;
-        match self.expected {
-            Expected::StrategyOrNode => f.write_str("static, random, mac, hash or a node ID")?,
-            Expected::HexDigit => f.write_str("a hex digit (0-9, a-f, A-F)")?,
-            Expected::HexDigitAfter0x => f.write_str("a hex digit after 0x")?,
-            // In the separated form octet k (from 1) is at bytes 3k-3 and 3k-2, and the
-            // separator after it at 3k-1.
-            Expected::OctetDigit => write!(
-                f,
-                "the {} hex digit of octet {} (an octet is 2 hex digits)",
-                if self.index.is_multiple_of(3) {
-                    "first"
-                } else {
-                    "second"
-                },
-                self.index / 3 + 1
-            )?,
-            Expected::Separator(None) => {
-                write!(f, "':' or '-' after octet {}", self.index / 3 + 1)?
-            }
-            Expected::Separator(Some(c)) => write!(
-                f,
-                "{c:?} after octet {}, as after octet 1",
-                self.index / 3 + 1
-            )?,
-            Expected::End => f.write_str("the end of the input")?,
-        }
-        // A word may be misspelt anywhere; naming its first character would mislead.
-        if self.expected != Expected::StrategyOrNode {
-            match self.found() {
-                None => f.write_str(", found the end of the input")?,
-                Some(' ') => f.write_str(", found a space")?,
-                Some(c) => write!(f, ", found {c:?}")?,
-            }
-        }
-        let len = self.input.len();
-        match self.form {
-            Form::Empty | Form::Word => write!(
-                f,
-                " ({}a node ID is 12 hex digits, 0x and 1 to 12 hex digits, or six octets \
-                 of 2 hex digits separated by ':' or '-', e.g. 9f6bdeced846, 0x9f6bdeced846 \
-                 or 9f:6b:de:ce:d8:46)",
-                if self.form == Form::Word {
-                    "the words are lowercase; "
-                } else {
-                    ""
-                }
-            ),
-            Form::Prefixed => f.write_str(" (0x is followed by 1 to 12 hex digits)"),
-            Form::Separated => write!(
-                f,
-                " (with separators, a node ID is six octets of 2 hex digits with the same \
-                 ':' or '-' between them: 17 bytes; this text is {len})"
-            ),
-            Form::Bare => {
-                write!(
-                    f,
-                    " (without 0x or separators, a node ID is exactly 12 hex digits; this text \
-                     is {len} byte{}",
-                    if len == 1 { "" } else { "s" }
-                )?;
-                let all_hex = self.input.bytes().all(|c| c.is_ascii_hexdigit());
-                if all_hex && len < 12 {
-                    write!(f, "; for a shorter hex number write 0x{}", self.input)?;
-                }
-                if self.input.bytes().all(|c| c.is_ascii_digit()) {
-                    f.write_str("; decimal numbers are not accepted")?;
-                    match self.input.parse::<u64>().ok().and_then(NodeId::from_u64) {
-                        Some(n) => write!(f, ": {} in hex is 0x{:x}", self.input, n.as_u64())?,
-                        None => write!(f, ": {} is not below 2^48", self.input)?,
-                    }
-                }
-                f.write_str(")")
-            }
-        }
-    }
-}
-
-impl fmt::Display for NodeParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "invalid node ID {:?}: ", self.input)?;
-        self.detail(f)
-    }
-}
-
-impl core::error::Error for NodeParseError {}
-
 /// The value of an ASCII hex digit.
 fn hex_value(c: u8) -> Option<u64> {
     (c as char).to_digit(16).map(u64::from)
 }
 
 impl FromStr for NodeId {
-    type Err = NodeParseError;
+    type Err = ParseError;
 
     /// Reads a node ID written in hex, in one of three forms (hex digits in either case):
     ///
@@ -345,9 +141,24 @@ impl FromStr for NodeId {
     /// assert_eq!("0x1".parse::<NodeId>()?.as_u64(), 1);
     /// let err = "175285648414790".parse::<NodeId>().unwrap_err();
     /// assert!(err.to_string().contains("175285648414790 in hex is 0x9f6bdeced846"));
-    /// # Ok::<(), uuidkit::node::NodeParseError>(())
+    /// # Ok::<(), uuidkit::ParseError>(())
     /// ```
-    fn from_str(s: &str) -> Result<NodeId, NodeParseError> {
+    ///
+    /// The error's message ends with a hint in terms of the form the text was taken for:
+    /// the length the form needs, and, for digits that look like a decimal number, that
+    /// number in hex.
+    ///
+    /// ```
+    /// use uuidkit::{Expected, NodeId};
+    /// let err = "01:23:45:67:89:a".parse::<NodeId>().unwrap_err();
+    /// assert_eq!((err.index(), err.expected(), err.found()), (16, Expected::OctetDigit, None));
+    /// assert_eq!(err.to_string(),
+    ///     "invalid node ID \"01:23:45:67:89:a\": at byte 16, expected the second hex digit \
+    ///      of octet 6 (an octet is 2 hex digits), found the end of the input (with \
+    ///      separators, a node ID is six octets of 2 hex digits with the same ':' or '-' \
+    ///      between them: 17 bytes; this text is 16)");
+    /// ```
+    fn from_str(s: &str) -> Result<NodeId, ParseError> {
         let b = s.as_bytes();
         let prefixed = b.len() >= 2 && b[0] == b'0' && (b[1] == b'x' || b[1] == b'X');
         let form = if b.is_empty() {
@@ -359,7 +170,7 @@ impl FromStr for NodeId {
         } else {
             Form::Bare
         };
-        let fail = |index: usize, expected: Expected| NodeParseError::new(s, index, expected, form);
+        let fail = |index: usize, expected: Expected| ParseError::node(s, index, expected, form);
         let mut v = 0u64;
         match form {
             Form::Empty | Form::Word => return Err(fail(0, Expected::HexDigit)),
@@ -421,7 +232,7 @@ mod tests {
             .as_u64()
     }
 
-    fn error(s: &str) -> NodeParseError {
+    fn error(s: &str) -> ParseError {
         s.parse::<NodeId>().expect_err(s)
     }
 
@@ -496,8 +307,8 @@ mod tests {
             let e = error(s);
             assert_eq!((e.index(), e.expected()), (at, expected), "{s}: {e}");
             assert!(e.index() <= s.len());
-            assert_eq!(e.found(), s[at..].chars().next(), "{s}");
-            assert_eq!(e.input(), s);
+            assert_eq!(e.found(), s.as_bytes().get(at).copied(), "{s}");
+            assert_eq!(e.kind(), crate::InputKind::Node);
         }
     }
 

@@ -6,6 +6,6 @@ mod id;
 #[cfg(feature = "std")]
 mod strategy;
 
-pub use id::{Expected, NodeId, NodeParseError};
+pub use id::NodeId;
 #[cfg(feature = "std")]
 pub use strategy::{NodeEnvError, NodeStrategy, host_hash_node, random_node};

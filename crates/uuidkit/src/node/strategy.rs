@@ -5,7 +5,9 @@ use core::fmt;
 use core::str::FromStr;
 use std::ffi::{OsStr, OsString};
 
-use super::id::{Expected, Form, NodeId, NodeParseError};
+use super::id::NodeId;
+use crate::error::NodeForm;
+use crate::{Expected, ParseError};
 
 /// How a v1 or v6 generator chooses its node ID (RFC 9562 §6.10; uuid-creator's
 /// strategies). Chosen in the API, by the `UUIDKIT_NODE` environment variable
@@ -33,7 +35,7 @@ use super::id::{Expected, Form, NodeId, NodeParseError};
 /// assert!(err.to_string().starts_with(
 ///     "invalid node ID \"bogus\": at byte 0, expected static, random, mac, hash or a node ID"
 /// ));
-/// # Ok::<(), uuidkit::node::NodeParseError>(())
+/// # Ok::<(), uuidkit::ParseError>(())
 /// ```
 #[derive(Clone, Default)]
 pub enum NodeStrategy {
@@ -78,7 +80,7 @@ impl fmt::Debug for NodeStrategy {
 }
 
 impl FromStr for NodeStrategy {
-    type Err = NodeParseError;
+    type Err = ParseError;
 
     /// A word of the table above, or a node ID ([`NodeId::from_str`]). A text that
     /// starts like no node ID (empty, or not with a hex digit) or is a word that cannot
@@ -86,27 +88,27 @@ impl FromStr for NodeStrategy {
     /// a word or a node ID; anything else gets the node ID parser's error.
     ///
     /// ```
-    /// use uuidkit::node::{Expected, NodeStrategy};
+    /// use uuidkit::{node::NodeStrategy, Expected};
     /// assert_eq!("hash".parse::<NodeStrategy>()?, NodeStrategy::Hash);
     /// let err = "MAC".parse::<NodeStrategy>().unwrap_err();
     /// assert_eq!((err.index(), err.expected()), (0, Expected::StrategyOrNode));
     /// let err = "0x".parse::<NodeStrategy>().unwrap_err();
     /// assert_eq!((err.index(), err.expected()), (2, Expected::HexDigitAfter0x));
-    /// # Ok::<(), uuidkit::node::NodeParseError>(())
+    /// # Ok::<(), uuidkit::ParseError>(())
     /// ```
-    fn from_str(s: &str) -> Result<NodeStrategy, NodeParseError> {
+    fn from_str(s: &str) -> Result<NodeStrategy, ParseError> {
         Ok(match s {
             "static" => NodeStrategy::Static,
             "random" => NodeStrategy::Random,
             "mac" => NodeStrategy::Mac,
             "hash" => NodeStrategy::Hash,
-            _ => NodeStrategy::Fixed(s.parse().map_err(|e: NodeParseError| {
+            _ => NodeStrategy::Fixed(s.parse().map_err(|e: ParseError| {
                 let b = s.as_bytes();
                 let word = b.first().is_none_or(|c| !c.is_ascii_hexdigit())
                     || (b.iter().all(u8::is_ascii_alphabetic)
                         && b.iter().any(|c| !c.is_ascii_hexdigit()));
                 if word {
-                    NodeParseError::new(s, 0, Expected::StrategyOrNode, Form::Word)
+                    ParseError::node(s, 0, Expected::StrategyOrNode, NodeForm::Word)
                 } else {
                     e
                 }
@@ -134,6 +136,11 @@ impl NodeStrategy {
     ///     Err(e) => assert_eq!(e.variable(), NodeStrategy::ENV),
     /// }
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// A [`NodeEnvError`] naming the variable when its value is not UTF-8 or not a
+    /// strategy.
     pub fn from_env() -> Result<Option<NodeStrategy>, NodeEnvError> {
         match std::env::var_os(Self::ENV) {
             Some(v) => Self::from_env_value(&v),
@@ -158,6 +165,11 @@ impl NodeStrategy {
     /// ));
     /// # Ok::<(), uuidkit::node::NodeEnvError>(())
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// A [`NodeEnvError`] naming [`ENV`](Self::ENV) when `value` is not UTF-8 or not a
+    /// strategy (its [`parse_error`](NodeEnvError::parse_error) says why).
     pub fn from_env_value(value: &OsStr) -> Result<Option<NodeStrategy>, NodeEnvError> {
         if value.is_empty() {
             return Ok(None);
@@ -227,7 +239,7 @@ pub struct NodeEnvError {
 enum EnvCause {
     /// Not UTF-8 from this byte index on.
     NotUtf8(usize),
-    Invalid(NodeParseError),
+    Invalid(ParseError),
 }
 
 impl NodeEnvError {
@@ -271,11 +283,11 @@ impl NodeEnvError {
     /// Why the value is not a strategy, or `None` when it is not UTF-8.
     ///
     /// ```
-    /// # use uuidkit::node::{Expected, NodeStrategy};
+    /// # use uuidkit::{node::NodeStrategy, Expected};
     /// let err = NodeStrategy::from_env_value("0x".as_ref()).unwrap_err();
     /// assert_eq!(err.parse_error().unwrap().expected(), Expected::HexDigitAfter0x);
     /// ```
-    pub fn parse_error(&self) -> Option<&NodeParseError> {
+    pub fn parse_error(&self) -> Option<&ParseError> {
         match &self.cause {
             EnvCause::NotUtf8(_) => None,
             EnvCause::Invalid(e) => Some(e),
@@ -289,7 +301,7 @@ impl fmt::Display for NodeEnvError {
         // UTF-8 as \xNN escapes.
         write!(f, "invalid {} value {:?}: ", self.variable, self.value)?;
         match &self.cause {
-            EnvCause::Invalid(e) => e.detail(f),
+            EnvCause::Invalid(e) => e.fmt_detail(f),
             EnvCause::NotUtf8(i) => {
                 write!(f, "at byte {i}, expected UTF-8 text")?;
                 if let Some(b) = self.value.as_encoded_bytes().get(*i) {
@@ -405,7 +417,7 @@ mod tests {
         assert!(!m.contains("UUIDKIT_NODE="), "{m}");
         let e = NodeStrategy::from_env_value(OsStr::new("0x12g")).unwrap_err();
         assert_eq!(e.index(), 4);
-        assert_eq!(e.parse_error().map(NodeParseError::index), Some(4));
+        assert_eq!(e.parse_error().map(ParseError::index), Some(4));
         assert_eq!(NodeStrategy::from_env_value(OsStr::new("")), Ok(None));
         assert_eq!(
             NodeStrategy::from_env_value(OsStr::new("9f:6b:de:ce:d8:46")),

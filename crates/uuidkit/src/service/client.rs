@@ -140,6 +140,11 @@ impl DaemonClient {
     /// use uuidkit::service::client::DaemonClient;
     /// assert!(DaemonClient::connect("/nonexistent/uuidkitd.sock").is_err());
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`ClientError::Io`] when the socket cannot be connected (no daemon at `path`, or no
+    /// permission).
     pub fn connect(path: impl Into<PathBuf>) -> Result<DaemonClient, ClientError> {
         let c = DaemonClient::new(path);
         let s = c.open()?;
@@ -178,6 +183,12 @@ impl DaemonClient {
     /// assert_eq!(c.random(10)?.len(), 10);
     /// # Ok::<(), uuidkit::service::client::ClientError>(())
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`ClientError::Io`] when the connection fails, [`ClientError::Refused`] for a `count`
+    /// outside the range, and [`ClientError::Protocol`] or [`ClientError::Unexpected`] for a
+    /// reply that is not an answer.
     pub fn random(&self, count: u32) -> Result<Vec<Uuid>, ClientError> {
         match self.call(&Request::Random { count })? {
             Reply::Random(v) => Ok(v),
@@ -192,6 +203,11 @@ impl DaemonClient {
     /// println!("uptime {} ms", c.status()?.uptime_ms);
     /// # Ok::<(), uuidkit::service::client::ClientError>(())
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`ClientError::Io`] when the connection fails, and [`ClientError::Protocol`] or
+    /// [`ClientError::Unexpected`] for a reply that is not an answer.
     pub fn status(&self) -> Result<StatusReport, ClientError> {
         match self.call(&Request::Status)? {
             Reply::Status(s) => Ok(s),
@@ -209,6 +225,13 @@ impl DaemonClient {
     /// let lease = c.lease_from_daemon(&LeaseRequest::new(GeneratorKind::V7, 1 << 42, 1 << 42, 16))?;
     /// # Ok::<(), uuidkit::service::client::ClientError>(())
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`ClientError::Later`] when the daemon grants the lease only after a wait,
+    /// [`ClientError::Refused`] when it refuses it, [`ClientError::Io`] when the connection
+    /// fails, and [`ClientError::Protocol`] or [`ClientError::Unexpected`] for a reply that is
+    /// not an answer.
     pub fn lease_from_daemon(
         &self,
         req: &LeaseRequest,

@@ -116,6 +116,11 @@ impl Lease {
 pub trait LeaseSource: Send + Sync + fmt::Debug {
     /// A block of positions no other user of the source has or will get; see
     /// [`StateStore::lease`] for the rules.
+    ///
+    /// # Errors
+    ///
+    /// As [`StateStore::lease`]; a source that reaches its positions through something
+    /// else (a daemon) reports that something's failures as [`StoreError::Unavailable`].
     fn lease(&self, req: &LeaseRequest) -> Result<Lease, StoreError>;
 }
 

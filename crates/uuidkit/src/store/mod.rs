@@ -285,6 +285,14 @@ impl StateStore {
     /// assert_eq!(store.lease(&req)?.clock_seq.unwrap().get(), 78);
     /// # Ok::<(), uuidkit::store::StoreError>(())
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Ahead`] when the lease would start above the request's `max_start`,
+    /// [`StoreError::Exhausted`] when the kind's positions are all leased,
+    /// [`StoreError::NewerFormat`] for a file a newer uuidkit wrote, and
+    /// [`StoreError::Unavailable`] when the file cannot be locked, read or written; nothing
+    /// was granted in any of them.
     pub fn lease(&self, req: &LeaseRequest) -> Result<Lease, StoreError> {
         let _lock = self
             .storage
@@ -424,6 +432,11 @@ impl StateStore {
     /// assert_eq!(snap.entries[0].high, 14);
     /// # Ok::<(), uuidkit::store::StoreError>(())
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::NewerFormat`] for a file a newer uuidkit wrote, and
+    /// [`StoreError::Unavailable`] when it cannot be locked or read (missing, say).
     pub fn snapshot(&self) -> Result<StateSnapshot, StoreError> {
         let bytes = self
             .storage

@@ -95,6 +95,10 @@ pub struct EntrySnapshot {
 /// # std::fs::remove_dir_all(&dir).ok();
 /// # Ok::<(), StoreError>(())
 /// ```
+///
+/// # Errors
+///
+/// As [`StateStore::snapshot`](super::StateStore::snapshot).
 pub fn read_state(path: &Path) -> Result<StateSnapshot, StoreError> {
     StateStore::open(path).snapshot()
 }

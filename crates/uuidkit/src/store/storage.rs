@@ -40,16 +40,30 @@ pub trait Storage: Send + Sync {
 
     /// Takes the exclusive, system-wide lock, waiting at most `timeout` for another
     /// holder ([`Problem::LockTimeout`]). Held until the guard is dropped.
+    ///
+    /// # Errors
+    ///
+    /// [`Problem::LockTimeout`] when another holder keeps it past `timeout`, and the
+    /// [`Problem`] of the storage when it cannot be locked at all.
     fn lock(&self, timeout: Duration) -> Result<LockGuard<'_>, Problem>;
 
     /// The current content, `None` if there is none (first use). Reads at most
     /// `limit + 1` bytes: enough for the caller to tell the content is over `limit`
     /// without reading a file of any size.
+    ///
+    /// # Errors
+    ///
+    /// The [`Problem`] that kept the content from being read.
     fn read(&self, limit: usize) -> Result<Option<Vec<u8>>, Problem>;
 
     /// Replaces the content atomically: a reader sees the old bytes or the new ones,
     /// never a mix. With `durable`, the new bytes survive a power loss once this returns;
     /// without, they survive a crash of the process but maybe not a power loss.
+    ///
+    /// # Errors
+    ///
+    /// The [`Problem`] that kept the content from being replaced; the old content is
+    /// then still there.
     fn write(&self, bytes: &[u8], durable: bool) -> Result<(), Problem>;
 
     /// The ID of the running system's boot, which changes at every boot; `None` where

@@ -11,7 +11,7 @@
 //!
 //! Parsing accepts hex digits in either case and the `urn:uuid:` prefix in any case, and
 //! nothing else. A failure is a [`ParseError`] naming the byte index of the first offending
-//! byte and what was expected there. The parser is a `const fn`, which is what makes
+//! byte and what was expected there. The parser has a `const fn` form, which is what makes
 //! [`uuid!`](crate::uuid!) a compile-time checked literal; the SIMD hot paths (in the
 //! private `platform::simd` module) are checked against it.
 //!
@@ -25,7 +25,6 @@
 //! SIMD kernels or to the scalar reference. What they are made of lies below, and the
 //! kernels use only that, never this module:
 //! - `form`: [`Format`], [`Case`], [`LineEnd`] and their lengths;
-//! - `error`: [`ParseError`] and [`Expected`];
 //! - `scalar`: the scalar reference codec (`parse_scalar`, `encode_hyphenated`,
 //!   `encode_simple`), private: the fuzz targets reach it through `__private`.
 
@@ -33,17 +32,16 @@ use core::fmt;
 use core::ops::Deref;
 use core::str::FromStr;
 
-use crate::Uuid;
 use crate::platform::simd;
+use crate::{ParseError, Uuid};
 
-pub(crate) mod error;
 pub(crate) mod form;
 pub(crate) mod scalar;
 #[cfg(test)]
 mod tests;
 
-pub use error::{Expected, ParseError};
 pub use form::{Case, Format, LineEnd, line_len};
+#[cfg(test)]
 use scalar::parse_scalar;
 
 /// Writes `uuids` one a line, in `format` and `case`, each line ended by `end`, into the
@@ -200,6 +198,11 @@ impl Uuid {
     /// assert_eq!(err.index(), 23);
     /// # Ok::<(), uuidkit::ParseError>(())
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// A [`ParseError`] naming the first byte that cannot be part of any of the four forms
+    /// (the form is chosen from the first byte and the length).
     #[inline]
     pub fn parse_str(s: &str) -> Result<Uuid, ParseError> {
         simd::parse(s.as_bytes())
@@ -212,6 +215,10 @@ impl Uuid {
     /// assert!(u.is_nil());
     /// # Ok::<(), uuidkit::ParseError>(())
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// A [`ParseError`], as [`Uuid::parse_str`].
     #[inline]
     pub fn parse_ascii(s: &[u8]) -> Result<Uuid, ParseError> {
         simd::parse(s)
@@ -226,9 +233,9 @@ impl Uuid {
     /// assert_eq!(DNS, uuidkit::namespace::DNS);
     /// ```
     pub const fn parse_const(s: &str) -> Uuid {
-        match parse_scalar(s.as_bytes()) {
+        match scalar::parse_const(s.as_bytes()) {
             Ok(u) => u,
-            Err(e) => panic!("{}", e.kind_message()),
+            Err(e) => panic!("{}", e.message()),
         }
     }
 }

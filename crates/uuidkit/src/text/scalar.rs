@@ -5,9 +5,9 @@
 //! `Uuid::parse_str` and write with `Uuid::format`): the fuzz targets, which compare the
 //! kernels with this reference, reach it through the hidden `uuidkit::__private`.
 
-use super::error::{Expected, ParseError};
 use super::form::Case;
 use crate::Uuid;
+use crate::error::{Expected, ParseError, Subject};
 
 const LOWER: &[u8; 16] = b"0123456789abcdef";
 const UPPER: &[u8; 16] = b"0123456789ABCDEF";
@@ -71,9 +71,22 @@ pub(crate) const HEX_VALUE: [u8; 256] = {
     t
 };
 
+/// Where and why the `const` parser stopped: all a [`ParseError`] of UUID text needs
+/// besides the input, and plain data, as a `const fn` needs (a `ParseError` may own a
+/// node text, whose drop a `const fn` cannot run).
+#[derive(Clone, Copy)]
+pub(crate) struct Fault {
+    index: usize,
+    expected: Expected,
+}
+
+const fn fault(index: usize, expected: Expected) -> Fault {
+    Fault { index, expected }
+}
+
 /// Parses 32 hex digits at `s[start..]`, with hyphens at the canonical places when
 /// `hyphens`. Stops at the first offending byte; bytes after the UUID are the caller's.
-const fn parse_digits(s: &[u8], start: usize, hyphens: bool) -> Result<[u8; 16], ParseError> {
+const fn parse_digits(s: &[u8], start: usize, hyphens: bool) -> Result<[u8; 16], Fault> {
     let mut out = [0u8; 16];
     let mut pos = start;
     let mut i = 0;
@@ -82,16 +95,16 @@ const fn parse_digits(s: &[u8], start: usize, hyphens: bool) -> Result<[u8; 16],
             let rel = pos - start;
             if rel == HYPHENS[0] || rel == HYPHENS[1] || rel == HYPHENS[2] || rel == HYPHENS[3] {
                 if pos >= s.len() || s[pos] != b'-' {
-                    return Err(ParseError::at(s, pos, Expected::Hyphen));
+                    return Err(fault(pos, Expected::Hyphen));
                 }
                 pos += 1;
             }
         }
         if pos >= s.len() || HEX_VALUE[s[pos] as usize] == 0xff {
-            return Err(ParseError::at(s, pos, Expected::HexDigit));
+            return Err(fault(pos, Expected::HexDigit));
         }
         if pos + 1 >= s.len() || HEX_VALUE[s[pos + 1] as usize] == 0xff {
-            return Err(ParseError::at(s, pos + 1, Expected::HexDigit));
+            return Err(fault(pos + 1, Expected::HexDigit));
         }
         out[i] = (HEX_VALUE[s[pos] as usize] << 4) | HEX_VALUE[s[pos + 1] as usize];
         pos += 2;
@@ -100,13 +113,23 @@ const fn parse_digits(s: &[u8], start: usize, hyphens: bool) -> Result<[u8; 16],
     Ok(out)
 }
 
-/// The reference parser: simple, `const`, and the definition of what is accepted.
+/// The reference parser: simple, and the definition of what is accepted.
 ///
 /// The form is chosen from the first byte and the length: `{` means braced, `u`/`U` means
 /// URN, a hyphen at byte 8 (or a length of 36) means hyphenated, anything else simple.
 /// Bytes are then checked in order, so the error names the first byte that cannot be part
 /// of that form.
-pub const fn parse_scalar(s: &[u8]) -> Result<Uuid, ParseError> {
+///
+/// # Errors
+///
+/// A [`ParseError`] naming the first byte that cannot be part of the form chosen.
+pub fn parse_scalar(s: &[u8]) -> Result<Uuid, ParseError> {
+    parse_const(s).map_err(|f| ParseError::at(Subject::Uuid, s, f.index, f.expected))
+}
+
+/// [`parse_scalar`] as a `const fn`, for [`Uuid::parse_const`]: the same parser, with
+/// the fault alone.
+pub(crate) const fn parse_const(s: &[u8]) -> Result<Uuid, Fault> {
     let (start, hyphens, end) = if !s.is_empty() && s[0] == b'{' {
         (1, true, 37)
     } else if !s.is_empty() && (s[0] == b'u' || s[0] == b'U') {
@@ -114,7 +137,7 @@ pub const fn parse_scalar(s: &[u8]) -> Result<Uuid, ParseError> {
         let mut i = 0;
         while i < prefix.len() {
             if i >= s.len() || s[i].to_ascii_lowercase() != prefix[i] {
-                return Err(ParseError::at(s, i, Expected::UrnPrefix));
+                return Err(fault(i, Expected::UrnPrefix));
             }
             i += 1;
         }
@@ -131,12 +154,26 @@ pub const fn parse_scalar(s: &[u8]) -> Result<Uuid, ParseError> {
     let mut after = end;
     if start == 1 {
         if s.len() <= 37 || s[37] != b'}' {
-            return Err(ParseError::at(s, 37, Expected::ClosingBrace));
+            return Err(fault(37, Expected::ClosingBrace));
         }
         after = 38;
     }
     if s.len() > after {
-        return Err(ParseError::at(s, after, Expected::End));
+        return Err(fault(after, Expected::End));
     }
     Ok(Uuid::from_bytes(bytes))
+}
+
+impl Fault {
+    /// The short message a `const` panic can carry (no formatting in `const`): what
+    /// [`Uuid::parse_const`] panics with.
+    pub(crate) const fn message(self) -> &'static str {
+        match self.expected {
+            Expected::HexDigit => "invalid UUID literal: expected a hex digit",
+            Expected::Hyphen => "invalid UUID literal: expected a hyphen",
+            Expected::ClosingBrace => "invalid UUID literal: expected a closing brace",
+            Expected::UrnPrefix => "invalid UUID literal: expected the prefix urn:uuid:",
+            _ => "invalid UUID literal: too long",
+        }
+    }
 }

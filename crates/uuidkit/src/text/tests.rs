@@ -3,6 +3,7 @@
 
 use super::scalar::HEX_VALUE;
 use super::*;
+use crate::Expected;
 use proptest::prelude::*;
 
 const FORMS: [Format; 4] = [
@@ -150,7 +151,7 @@ proptest! {
         let ok_same_class = (HEX_VALUE[original as usize] != 0xff && HEX_VALUE[bad as usize] != 0xff)
             || original.eq_ignore_ascii_case(&bad);
         let r = Uuid::parse_ascii(&s);
-        prop_assert_eq!(r, parse_scalar(&s));
+        prop_assert_eq!(&r, &parse_scalar(&s));
         // A new first byte may choose another form ({ or u), whose error can come later.
         let form_changed = at == 0 || (f == Format::Simple && at == 8 && bad == b'-');
         if !ok_same_class && form_changed {

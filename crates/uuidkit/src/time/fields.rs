@@ -69,6 +69,11 @@ impl GregorianTimestamp {
     ///            uuidkit::time::GREGORIAN_UNIX_OFFSET);
     /// # Ok::<(), uuidkit::time::TimeError>(())
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`TimeError::OutOfRange`] when `t` is before 1582-10-15 or past the 60-bit field
+    /// (5236-03-31).
     pub fn from_unix(t: UnixTime) -> Result<GregorianTimestamp, TimeError> {
         let ticks = t.as_nanos().div_euclid(100) + GREGORIAN_UNIX_OFFSET as i128;
         if (0..1i128 << 60).contains(&ticks) {
@@ -132,6 +137,10 @@ impl GregorianTimestamp {
 /// assert!(unix_millis_48(UnixTime::from_nanos(-1)).is_err());
 /// # Ok::<(), uuidkit::time::TimeError>(())
 /// ```
+///
+/// # Errors
+///
+/// [`TimeError::OutOfRange`] when `t` is before 1970 or past 48 bits of milliseconds.
 pub fn unix_millis_48(t: UnixTime) -> Result<u64, TimeError> {
     let ms = t.as_millis();
     if (0..1i128 << 48).contains(&ms) {
@@ -153,6 +162,10 @@ pub fn unix_millis_48(t: UnixTime) -> Result<u64, TimeError> {
 /// assert_eq!(unix_10ns_60(UnixTime::from_millis(1_645_557_742_000))?, 0x2489E9AD2EE2E00);
 /// # Ok::<(), uuidkit::time::TimeError>(())
 /// ```
+///
+/// # Errors
+///
+/// [`TimeError::OutOfRange`] when `t` is before 1970 or past 60 bits of 10 ns steps.
 pub fn unix_10ns_60(t: UnixTime) -> Result<u64, TimeError> {
     let steps = t.as_nanos().div_euclid(10);
     if (0..1i128 << 60).contains(&steps) {

@@ -31,8 +31,8 @@
 //!   only through loads and stores whose offsets are checked against the array length at
 //!   compile time; see that module.
 
+use crate::ParseError;
 use crate::Uuid;
-use crate::text::error::ParseError;
 use crate::text::form::{Case, Format};
 use crate::text::scalar;
 

@@ -45,7 +45,7 @@ fn same_parse(s: &[u8]) -> Result<(), TestCaseError> {
     let want = parse_scalar(s);
     for level in Level::ALL {
         if let Some(got) = level.parse(s) {
-            prop_assert_eq!(got, want, "{:?} on {:?}", level, show(s));
+            prop_assert_eq!(&got, &want, "{:?} on {:?}", level, show(s));
         }
     }
     prop_assert_eq!(super::parse(s), want, "dispatcher on {:?}", show(s));

@@ -24,8 +24,8 @@
 
 use core::arch::x86_64::*;
 
+use crate::ParseError;
 use crate::Uuid;
-use crate::text::error::ParseError;
 use crate::text::form::{Case, Format};
 
 pub(super) mod batch;
