@@ -104,4 +104,3 @@ mod convert;
 mod generate;
 mod inspect;
 mod lost_output;
-
