@@ -5,7 +5,7 @@
 //! `CARGO_BIN_EXE_uuidkitd`; it is looked for beside the uuidkit binary, where
 //! `cargo test --workspace` (or `cargo build -p uuidkitd`) puts it.
 
-mod state_common;
+use crate::state_common;
 
 use std::collections::HashSet;
 use std::io::{BufRead, BufReader, Read};

@@ -17,7 +17,7 @@
 //! The daemon is another package's binary: it is looked for beside the uuidkit binary,
 //! where `cargo test --workspace` (or `cargo build -p uuidkitd`) puts it.
 
-mod state_common;
+use crate::state_common;
 
 use std::collections::HashSet;
 use std::io::{BufReader, Read, Write};

@@ -3,7 +3,7 @@
 //! `--from`), and inspect's integer, GUID byte order and RFC 4122 fields (checked against
 //! Python's `uuid` where python3 is installed).
 
-mod command_common;
+use crate::command_common;
 
 use std::process::Output;
 

@@ -4,7 +4,7 @@
 //! tested in cli.rs); this is the clock itself, set with libfaketime, whose years past
 //! 2038 are checked first.
 
-mod state_common;
+use crate::state_common;
 
 use state_common::{TempDir, faked, libfaketime, run, stderr, uuidkit, uuids};
 use uuidkit::time::GregorianTimestamp;

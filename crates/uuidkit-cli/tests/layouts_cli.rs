@@ -4,7 +4,7 @@
 
 use std::collections::HashSet;
 
-mod command_common;
+use crate::command_common;
 
 use command_common::uuidkit;
 use serde_json::Value;

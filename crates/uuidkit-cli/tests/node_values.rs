@@ -1,6 +1,6 @@
 //! End-to-end tests of node values: `--node VALUE` and `UUIDKIT_NODE`.
 
-mod command_common;
+use crate::command_common;
 
 use assert_cmd::Command;
 use command_common::uuidkit;

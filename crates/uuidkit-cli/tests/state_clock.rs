@@ -6,7 +6,7 @@
 //! Without the state file a run whose clock reads an hour earlier would write UUIDs an
 //! hour below the earlier run's, and v1 would draw a random clock sequence.
 
-mod state_common;
+use crate::state_common;
 
 use std::collections::HashSet;
 use std::io::BufReader;

@@ -2,7 +2,7 @@
 //! `--state`, `UUIDKIT_STATE`, the XDG default, `--no-state`, and the flags that
 //! conflict.
 
-mod state_common;
+use crate::state_common;
 
 use std::path::Path;
 use std::process::Output;

@@ -9,7 +9,7 @@
 //! The tests run as root, whom permission bits do not stop: an unwritable directory is
 //! one under a regular file, or in /proc.
 
-mod state_common;
+use crate::state_common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};

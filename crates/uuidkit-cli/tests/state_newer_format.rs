@@ -11,7 +11,7 @@
 //! `uuidkit state` has only `show` and `check`, which never write; there is no subcommand
 //! that resets or repairs a file, so none could "fix" a newer one either.
 
-mod state_common;
+use crate::state_common;
 
 use std::io::BufReader;
 use std::path::{Path, PathBuf};

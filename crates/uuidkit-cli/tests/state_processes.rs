@@ -5,7 +5,7 @@
 //! Without the state file the v1 and v6 processes, sharing node and clock sequence,
 //! would write the same timestamps and so the same UUIDs.
 
-mod state_common;
+use crate::state_common;
 
 use std::collections::HashSet;
 use std::thread;

@@ -9,7 +9,7 @@
 //! (and, with the node and clock sequence fixed, keep v1 from repeating them). On the
 //! real clock alone a restart would continue above them without any state.
 
-mod state_common;
+use crate::state_common;
 
 use std::collections::HashSet;
 use std::io::BufReader;

@@ -1,7 +1,7 @@
 //! Times as text at the command line: what `inspect` writes, `gen --time` reads back,
 //! past the year 9999 too (ISO 8601's expanded year, `+010889-...`).
 
-mod command_common;
+use crate::command_common;
 
 use command_common::uuidkit;
 use serde_json::Value;

@@ -7,7 +7,7 @@
 
 #![cfg(all(feature = "postgres-types", feature = "sqlx", feature = "diesel"))]
 
-mod db_common;
+use crate::db_common;
 
 use db_common::{Postgres, error_chain, every_version};
 use uuidkit::{Uuid, namespace};

@@ -4,7 +4,7 @@
 
 #![cfg(all(feature = "rusqlite", feature = "sqlx", feature = "diesel"))]
 
-mod db_common;
+use crate::db_common;
 
 use db_common::every_version;
 use uuidkit::Uuid;

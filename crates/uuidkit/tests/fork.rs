@@ -314,14 +314,15 @@ fn first_use_and_fork_at_once_never_hang_a_child() {
     if std::env::var_os(FIRST_USE_CHILD).is_some() {
         return;
     }
+    let test = crate::support::test_name(module_path!(), "first_use_races_fork_in_a_fresh_process");
     for i in 0..300 {
         let out = std::process::Command::new(std::env::current_exe().unwrap())
-            .args(["first_use_races_fork_in_a_fresh_process", "--exact"])
+            .args([&*test, "--exact"])
             .env(FIRST_USE_CHILD, "1")
             .output()
             .unwrap();
         assert!(
-            out.status.success(),
+            out.status.success() && String::from_utf8_lossy(&out.stdout).contains("1 passed"),
             "run {i}: {}",
             String::from_utf8_lossy(&out.stdout)
         );

@@ -51,7 +51,8 @@ fn libfaketime() -> PathBuf {
 /// This test binary, running only `test` with the child's environment.
 fn child(test: &str, mode: &str) -> Command {
     let mut c = Command::new(std::env::current_exe().unwrap());
-    c.args([test, "--exact", "--nocapture", "--test-threads", "1"])
+    let test = crate::support::test_name(module_path!(), test);
+    c.args([&*test, "--exact", "--nocapture", "--test-threads", "1"])
         .env(CHILD, mode)
         .env_remove("UUIDKIT_STATE")
         .env_remove("UUIDKIT_NODE")

@@ -35,10 +35,11 @@ fn processes_naming_one_state_file_never_collide() {
     let dir = std::env::temp_dir().join(format!("uuidkit-process-wide-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
+    let test = crate::support::test_name(module_path!(), "child_writes_process_wide_uuids");
     let children: Vec<_> = (0..3)
         .map(|_| {
             Command::new(std::env::current_exe().unwrap())
-                .args(["child_writes_process_wide_uuids", "--exact", "--nocapture"])
+                .args([&*test, "--exact", "--nocapture"])
                 .env(CHILD, "1")
                 .env("UUIDKIT_STATE", dir.join("state"))
                 .env("UUIDKIT_NODE", "0x0123456789ab")
@@ -114,10 +115,11 @@ fn v7_fill_with_a_state_file_stays_inside_the_leases() {
     let dir = std::env::temp_dir().join(format!("uuidkit-process-fill-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
+    let test = crate::support::test_name(module_path!(), "child_writes_v7_batches");
     let children: Vec<_> = (0..3)
         .map(|_| {
             Command::new(std::env::current_exe().unwrap())
-                .args(["child_writes_v7_batches", "--exact", "--nocapture"])
+                .args([&*test, "--exact", "--nocapture"])
                 .env(FILL_CHILD, "1")
                 .env("UUIDKIT_STATE", dir.join("state"))
                 .stdout(Stdio::piped())

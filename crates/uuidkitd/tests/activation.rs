@@ -1,7 +1,7 @@
 //! systemd socket activation: the daemon serves the sockets passed as descriptors 3 and
 //! 4 (`LISTEN_FDS`, `LISTEN_PID`, `LISTEN_FDNAMES`), and leaves their files alone at exit.
 
-mod common;
+use crate::common;
 
 use std::io::{Read, Write};
 use std::os::fd::AsRawFd;

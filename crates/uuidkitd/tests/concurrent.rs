@@ -1,7 +1,7 @@
 //! 32 clients at once, each generating 100,000 UUIDs of v1, v6 and v7 through the
 //! daemon: no UUID repeats, and each client's v6 and v7 UUIDs strictly increase.
 
-mod common;
+use crate::common;
 
 use std::collections::HashSet;
 use std::sync::Arc;

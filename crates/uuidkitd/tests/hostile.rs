@@ -2,7 +2,7 @@
 //! nothing, or come by the hundred, while a well-behaved client keeps being served:
 //! the daemon never panics or exits, and the good client's UUIDs stay unique and ordered.
 
-mod common;
+use crate::common;
 
 use std::io::{Read, Write};
 use std::os::unix::net::UnixStream;

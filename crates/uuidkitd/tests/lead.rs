@@ -6,7 +6,7 @@
 //! they are served all along (fair share: the hostile users' budgets are theirs).
 //! Nothing here measures speed.
 
-mod common;
+use crate::common;
 
 use std::io::{Read, Write};
 use std::os::unix::net::UnixStream;

@@ -4,7 +4,7 @@
 //! too. For contrast, a damaged file does not stop the daemon, and its first lease
 //! rewrites it.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};

@@ -1,7 +1,7 @@
 //! The socket's mode decides who may connect: a client running as `nobody` cannot reach
 //! a 0600 socket of root's, and can reach a 0666 one.
 
-mod common;
+use crate::common;
 
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::CommandExt;

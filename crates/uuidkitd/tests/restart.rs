@@ -3,7 +3,7 @@
 //! no v1 UUID repeats. SIGTERM removes the socket; a socket left by a killed daemon is
 //! replaced at the next start.
 
-mod common;
+use crate::common;
 
 use std::collections::HashSet;
 use std::sync::Arc;

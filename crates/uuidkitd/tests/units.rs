@@ -5,7 +5,7 @@
 //! and the package's maintainer scripts name what the units are.
 //! (scripts/package-test does the same with the installed package, as root.)
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::os::fd::AsRawFd;

@@ -2,7 +2,7 @@
 //! the real libuuid client (`uuidgen -t`, `uuid_generate_time_safe` through Python's
 //! ctypes) against the path libuuid is built with, `/run/uuidd/request`.
 
-mod common;
+use crate::common;
 
 use std::collections::HashSet;
 use std::io::{Read, Write};
