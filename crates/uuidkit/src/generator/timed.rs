@@ -2,7 +2,7 @@
 //! time-based v8 ([`V8Generator`]) and the 2021 draft's layouts ([`DraftGenerator`]).
 //!
 //! Each of them reads a clock, turns the reading into its timestamp units, takes the next
-//! (timestamp, counter) from the [monotonic](super::monotonic) state machine, admits it
+//! (timestamp, counter) from the monotonic state machine (`monotonic.rs`), admits it
 //! through a state store when it has one ([`with_store`](Timed::with_store)), and packs
 //! it with fresh random bits into a UUID. Only the units, the packing, the store's kind
 //! and its block sizes differ from version to version: a version says those as a

@@ -70,7 +70,7 @@ pub const fn decode(u: &Uuid) -> Result<Fields, LayoutError> {
 
 /// The time-based layout of Appendix B.1: a 60-bit count of 10 ns steps since the Unix
 /// epoch in `custom_a` and `custom_b`, then 62 bits in `custom_c` (random in the example;
-/// [`crate::generator::v8`] puts a counter at their top).
+/// [`crate::generator::v8`](mod@crate::generator::v8) puts a counter at their top).
 ///
 /// ```
 /// use uuidkit::layout::v8::{self, TimeBasedFields};

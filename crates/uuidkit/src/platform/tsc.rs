@@ -1,7 +1,7 @@
 //! The CPU's time-stamp counter, as a tick source for the process-wide v7 generator's
-//! clock gate (see [`crate::generator::v7`]): reading it costs a few nanoseconds where
-//! a system clock read costs 25, and it tells whether the millisecond of the last clock
-//! reading can have ended.
+//! clock gate (see [`crate::generator::v7`](mod@crate::generator::v7)): reading it costs a
+//! few nanoseconds where a system clock read costs 25, and it tells whether the
+//! millisecond of the last clock reading can have ended.
 //!
 //! It is used only where it is trustworthy: x86-64 with an *invariant* TSC (CPUID leaf
 //! 0x8000_0007, EDX bit 8: constant rate, runs in every power state), readable from user
