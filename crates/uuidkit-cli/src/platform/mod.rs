@@ -3,7 +3,7 @@
 //! `main`; a probe in the executable's initialiser table runs earlier and records which
 //! of them were closed, so the command can report a closed standard input or output
 //! instead of reading nothing or writing into nothing. Checked end to end by the tests
-//! that run the command with `<&-` and `>&-` (`tests/cli.rs`).
+//! that run the command with `<&-` and `>&-` (`tests/cli/lost_output.rs`).
 
 #![allow(unsafe_code)]
 
