@@ -18,7 +18,7 @@ use crate::store::GeneratorKind;
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct StatusReport {
-    /// The daemon's version (`0.1.0`).
+    /// The daemon's version (the uuidkitd crate's version, such as `0.2.0`).
     pub version: String,
     /// Its state file.
     pub state: String,
