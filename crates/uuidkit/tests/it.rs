@@ -1,6 +1,7 @@
 //! The library's integration tests: one test binary (`cargo test -p uuidkit --test it`),
 //! a module per area in the file of that name beside this one; what several modules
-//! share is in `support` and `db_common` (the database tests').
+//! share is in `support`, `faketime` (also the command's tests') and `db_common` (the
+//! database tests').
 //!
 //! Every test runs as a thread of this one process, beside any other test of any
 //! module. A test that needs a process of its own (one whose process-wide generators
@@ -10,6 +11,7 @@
 //! none of them changes a process-wide setting in this process. The `fork` tests fork
 //! this process while other tests' threads run, which is one of the cases they are about.
 
+mod faketime;
 mod support;
 
 mod clock_seq_pool;

@@ -14,6 +14,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use crate::faketime::{faked, libfaketime};
 use uuidkit::Uuid;
 use uuidkit::generator::StateFileError;
 
@@ -25,27 +26,6 @@ const PER_CHILD: usize = 30_000;
 
 fn child_mode() -> Option<String> {
     std::env::var(CHILD).ok()
-}
-
-/// Where libfaketime is: the test sets a child's clock an hour back with it, and must
-/// not pass without having done so.
-fn libfaketime() -> PathBuf {
-    let candidates = [
-        "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1",
-        "/usr/lib/aarch64-linux-gnu/faketime/libfaketime.so.1",
-        "/usr/lib/faketime/libfaketime.so.1",
-        "/usr/local/lib/faketime/libfaketime.so.1",
-    ];
-    candidates
-        .iter()
-        .map(PathBuf::from)
-        .find(|p| p.exists())
-        .unwrap_or_else(|| {
-            panic!(
-                "libfaketime is not installed (looked for {candidates:?}); this test sets a \
-                 clock back with it. Install the faketime package (.ci/run does)"
-            )
-        })
 }
 
 /// This test binary, running only `test` with the child's environment.
@@ -86,7 +66,7 @@ fn v7_child(mode: &str, state: &Path, faketime: Option<&str>) -> Command {
     let mut c = child("child_writes_v7", mode);
     c.env(PATH, state);
     if let Some(t) = faketime {
-        c.env("LD_PRELOAD", libfaketime()).env("FAKETIME", t);
+        faked(&mut c, t);
     }
     c
 }

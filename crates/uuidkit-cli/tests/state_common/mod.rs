@@ -154,33 +154,10 @@ pub fn strictly_increasing(u: &[Uuid]) -> bool {
     u.windows(2).all(|w| w[0] < w[1])
 }
 
-/// Where libfaketime is, or a failure that says how to get it: the clock tests cannot
-/// set a clock back without it, and must not pass without having done so.
-pub fn libfaketime() -> PathBuf {
-    let candidates = [
-        "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1",
-        "/usr/lib/aarch64-linux-gnu/faketime/libfaketime.so.1",
-        "/usr/lib/faketime/libfaketime.so.1",
-        "/usr/local/lib/faketime/libfaketime.so.1",
-    ];
-    candidates
-        .iter()
-        .map(PathBuf::from)
-        .find(|p| p.exists())
-        .unwrap_or_else(|| {
-            panic!(
-                "libfaketime is not installed (looked for {candidates:?}); these tests set \
-                 the clock back with it. Install the faketime package: .ci/run does \
-                 (apt-get install faketime)"
-            )
-        })
-}
-
-/// `cmd` with its clock set by libfaketime's `FAKETIME` (`-1h`, `@2030-01-01 00:00:00`).
-pub fn faked(cmd: &mut Command, faketime: &str) {
-    cmd.env("LD_PRELOAD", libfaketime())
-        .env("FAKETIME", faketime);
-}
+// Where libfaketime is, written once for the library's tests and the command's.
+#[path = "../../../uuidkit/tests/faketime.rs"]
+mod faketime;
+pub use faketime::{faked, libfaketime};
 
 /// A small, seeded random number generator for choosing when to kill: the seed is
 /// printed, so that a failing run can be repeated.
