@@ -93,6 +93,14 @@ impl Reply {
     /// assert!(matches!(reply, Reply::Random(v) if v.len() == 2));
     /// # Ok::<(), uuidkit::service::protocol::ProtocolError>(())
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`ProtocolError::Malformed`] for an unknown status below the fatal ones, a body of
+    /// the wrong length for its status (or, for random UUIDs, for the count asked), a lease
+    /// that does not fit `request` (empty, below its `from`, longer than asked, past the
+    /// kind's range, or with a clock sequence it should not have), and a status body
+    /// [`StatusReport::decode`] refuses.
     pub fn decode(request: &Request, code: u8, body: &[u8]) -> Result<Reply, ProtocolError> {
         let text = || String::from_utf8_lossy(body).into_owned();
         match code {
