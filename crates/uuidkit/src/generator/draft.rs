@@ -20,13 +20,13 @@ use super::leased::BlockSizes;
 use super::machine_id::{MachineId, MachineIdError};
 use super::monotonic::{Monotonic, Step};
 use super::timed::{Timed, sealed};
-use crate::Uuid;
 use crate::error::UnknownName;
 use crate::layout::Layout;
 use crate::layout::draft::{Units, pack_v7_fields, pack_v8_fields};
 use crate::random::Csprng;
 use crate::store::GeneratorKind;
 use crate::time::{SystemClock, UnixTime};
+use crate::uuid::Uuid;
 
 /// The draft layouts' names, the [`UnknownName::known`] of an error for `b1` or `b2`:
 /// every layout's but those two, which come first in [`Layout::NAMES`].

@@ -13,8 +13,8 @@ use proptest::prelude::*;
 
 use super::format::{self, Entry, State};
 use super::*;
-use crate::NodeId;
 use crate::layout::ClockSequence;
+use crate::node::NodeId;
 
 /// A directory of its own under the system's temporary one, removed on drop.
 struct TempDir(PathBuf);

@@ -53,12 +53,12 @@ use self::gate::MS_MAX;
 use super::leased::BlockSizes;
 use super::monotonic::{Monotonic, Step};
 use super::timed::{Timed, sealed};
-use crate::Uuid;
 use crate::error::UnknownName;
 use crate::layout::v7::pack;
 use crate::random::Csprng;
 use crate::store::GeneratorKind;
 use crate::time::{SystemClock, UnixTime};
+use crate::uuid::Uuid;
 
 /// The §6.2 method that fills `rand_a` and `rand_b`.
 ///

@@ -5,9 +5,9 @@ use super::error::ProtocolError;
 use super::frame::{message, truncate};
 use super::report::StatusReport;
 use super::request::{MAX_RANDOM_COUNT, Request, WireLeaseRequest};
-use crate::Uuid;
 use crate::layout::ClockSequence;
 use crate::store::{GeneratorKind, Lease};
+use crate::uuid::Uuid;
 
 /// The longest reply body a client accepts: a full batch of random UUIDs.
 pub const MAX_REPLY_BODY: u32 = MAX_RANDOM_COUNT * 16;

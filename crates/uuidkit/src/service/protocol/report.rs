@@ -4,7 +4,7 @@
 use super::codes::{kind_code, kind_of_code};
 use super::error::ProtocolError;
 use super::frame::truncate;
-use crate::NodeId;
+use crate::node::NodeId;
 use crate::store::GeneratorKind;
 
 /// What the daemon reports about itself.

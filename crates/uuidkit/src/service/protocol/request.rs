@@ -4,8 +4,8 @@
 use super::codes::{kind, kind_code, op};
 use super::error::ProtocolError;
 use super::frame::message;
-use crate::NodeId;
 use crate::layout::ClockSequence;
+use crate::node::NodeId;
 use crate::store::{GeneratorKind, LeaseRequest};
 
 /// The longest request body the daemon reads (a lease request is 80 bytes); a header
