@@ -38,8 +38,8 @@ use core::str::FromStr;
 use alloc::borrow::ToOwned;
 use alloc::string::String;
 
-use crate::error::{RangeRule, Subject};
-use crate::{Expected, ParseError, UnknownName, Uuid};
+use crate::error::{Expected, ParseError, RangeRule, Subject, UnknownName};
+use crate::uuid::Uuid;
 
 /// A compact text encoding of a UUID; see the [module](self) for each one's rule.
 ///
@@ -461,7 +461,7 @@ mod tests {
             err.to_string(),
             "at byte 0: expected a base32 digit from 0 to 7 (the first holds 3 bits), found '8'"
         );
-        assert_eq!(err.kind(), crate::InputKind::Encoded("base32"));
+        assert_eq!(err.kind(), crate::error::InputKind::Encoded("base32"));
     }
 
     #[test]

@@ -7,8 +7,9 @@ use alloc::string::{String, ToString};
 use std::time::SystemTime;
 
 use crate::layout::{self, HashAlgorithm};
+use crate::node::NodeId;
 use crate::time::{GregorianTimestamp, UnixTime};
-use crate::{NodeId, Uuid, Version};
+use crate::uuid::{Uuid, Version};
 
 /// A timestamp as a UUID stores it: the raw count and its scale.
 ///

@@ -8,7 +8,7 @@
 
 #[cfg(feature = "uuid")]
 mod uuid_crate_conversions {
-    use crate::Uuid;
+    use crate::uuid::Uuid;
 
     impl From<::uuid::Uuid> for Uuid {
         fn from(u: ::uuid::Uuid) -> Uuid {
@@ -31,7 +31,8 @@ mod serde_impls {
     use ::serde::de::{self, Visitor};
     use ::serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-    use crate::{Case, Format, Uuid};
+    use crate::text::{Case, Format};
+    use crate::uuid::Uuid;
 
     impl Serialize for Uuid {
         fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -76,7 +77,7 @@ mod serde_impls {
 
 #[cfg(all(test, feature = "serde"))]
 mod tests {
-    use crate::Uuid;
+    use crate::uuid::Uuid;
 
     #[test]
     fn json_is_hyphenated_text() {
@@ -95,9 +96,9 @@ mod tests {
 mod uuid_tests {
     #[test]
     fn converts_losslessly() {
-        let ours = crate::v7();
+        let ours = crate::generator::process::v7();
         let theirs: ::uuid::Uuid = ours.into();
         assert_eq!(theirs.to_string(), ours.to_string());
-        assert_eq!(crate::Uuid::from(theirs), ours);
+        assert_eq!(crate::uuid::Uuid::from(theirs), ours);
     }
 }

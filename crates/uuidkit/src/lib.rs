@@ -66,6 +66,8 @@
 #![cfg_attr(not(feature = "std"), allow(rustdoc::broken_intra_doc_links))]
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
+// Every public fallible function says, under `# Errors`, when it fails.
+#![warn(clippy::missing_errors_doc)]
 
 // `String` and `format!` for the text of errors, RFC 3339 and the compact encodings.
 extern crate alloc;

@@ -4,7 +4,7 @@
 //! assert_eq!(uuidkit::namespace::DNS.to_string(), "6ba7b810-9dad-11d1-80b4-00c04fd430c8");
 //! ```
 
-use crate::Uuid;
+use crate::uuid::Uuid;
 
 /// Names are fully qualified domain names.
 pub const DNS: Uuid = Uuid::from_u128(0x6ba7b810_9dad_11d1_80b4_00c04fd430c8);

@@ -38,7 +38,7 @@ use ctr::cipher::{KeyIvInit, StreamCipher};
 use rand_chacha::ChaCha8Rng;
 pub use rand_core::{RngCore, SeedableRng};
 
-use crate::Uuid;
+use crate::uuid::Uuid;
 
 /// Output after which the per-thread generator is rekeyed from the OS.
 const RESEED_AFTER_BYTES: i64 = 64 * 1024;
@@ -488,8 +488,8 @@ mod tests {
                     // An odd draw first, so the next run starts off a 16-byte boundary.
                     let _ = Csprng.next_u32();
                     for u in out {
-                        assert_eq!(u.version(), crate::Version::V4);
-                        assert_eq!(u.variant(), crate::Variant::Rfc9562);
+                        assert_eq!(u.version(), crate::uuid::Version::V4);
+                        assert_eq!(u.variant(), crate::uuid::Variant::Rfc9562);
                         assert!(seen.insert(u), "{c}: {u} repeated");
                     }
                 }

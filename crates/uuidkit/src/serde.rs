@@ -31,7 +31,8 @@ use ::serde::de::{self, SeqAccess, Visitor};
 use ::serde::{Deserializer, Serializer};
 
 use crate::encoding::Encoding;
-use crate::{Case, Format, Uuid};
+use crate::text::{Case, Format};
+use crate::uuid::Uuid;
 
 fn hex_form<S: Serializer>(u: &Uuid, format: Format, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(&u.format(format, Case::Lower))
@@ -111,7 +112,8 @@ macro_rules! text_module {
         /// # Ok::<(), serde_json::Error>(())
         /// ```
         pub mod $name {
-            use super::*;
+            // Everything of this file: the closures given to the macro name its helpers.
+            use crate::serde::*;
 
             /// Serializes `u` in this module's form.
             ///
@@ -223,7 +225,7 @@ pub mod compact {
 
 #[cfg(test)]
 mod tests {
-    use crate::Uuid;
+    use crate::uuid::Uuid;
 
     #[derive(::serde::Serialize, ::serde::Deserialize, Debug, PartialEq)]
     struct Forms {
@@ -248,7 +250,7 @@ mod tests {
     #[test]
     fn every_form_round_trips_through_json() {
         for _ in 0..200 {
-            let u = crate::v4();
+            let u = crate::generator::process::v4();
             let f = Forms {
                 simple: u,
                 braced: u,

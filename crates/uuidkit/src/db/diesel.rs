@@ -10,7 +10,7 @@ use diesel::sql_types::{Binary, Uuid as SqlUuid};
 use diesel::sqlite::{Sqlite, SqliteType, SqliteValue};
 
 use super::DecodeError;
-use crate::Uuid;
+use crate::uuid::Uuid;
 
 impl ToSql<SqlUuid, Pg> for Uuid {
     fn to_sql<'b>(&'b self, out: &mut Output<'b, '_, Pg>) -> serialize::Result {

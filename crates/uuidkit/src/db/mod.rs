@@ -27,7 +27,8 @@ mod rusqlite;
 #[cfg(feature = "sqlx")]
 mod sqlx;
 
-use crate::{ParseError, Uuid};
+use crate::error::ParseError;
+use crate::uuid::Uuid;
 
 /// A database value that is not a UUID: its bytes (the first 64, for a long one), how
 /// long it is, and what was wrong with it.

@@ -6,7 +6,7 @@ use bytes::BytesMut;
 use postgres_types::{FromSql, IsNull, ToSql, Type, accepts, to_sql_checked};
 
 use super::DecodeError;
-use crate::Uuid;
+use crate::uuid::Uuid;
 
 impl ToSql for Uuid {
     fn to_sql(&self, _: &Type, out: &mut BytesMut) -> Result<IsNull, Box<dyn Error + Sync + Send>> {

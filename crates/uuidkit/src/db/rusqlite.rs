@@ -3,7 +3,7 @@
 use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, ValueRef};
 
 use super::DecodeError;
-use crate::Uuid;
+use crate::uuid::Uuid;
 
 impl ToSql for Uuid {
     fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {

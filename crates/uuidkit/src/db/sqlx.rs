@@ -10,7 +10,7 @@ use sqlx::sqlite::{Sqlite, SqliteArgumentValue, SqliteTypeInfo, SqliteValueRef};
 use sqlx::{Decode, Encode, Type, TypeInfo, ValueRef};
 
 use super::DecodeError;
-use crate::Uuid;
+use crate::uuid::Uuid;
 
 /// PostgreSQL's OID for `uuid` (`pg_type.h`).
 const UUID_OID: Oid = Oid(2950);

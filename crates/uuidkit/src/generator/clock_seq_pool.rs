@@ -12,8 +12,8 @@
 use std::collections::BTreeMap;
 use std::sync::{Mutex, MutexGuard};
 
-use crate::NodeId;
 use crate::layout::ClockSequence;
+use crate::node::NodeId;
 
 /// Bitmaps of the claimed clock sequences, by node. A `BTreeMap` because its `new` is
 /// `const`; an entry goes when its last claim does.

@@ -14,38 +14,37 @@
 //! `draft-v8-64`, less any machine-ID bits. Where UUIDs must not be guessable, use v4
 //! (or v7, whose counter is seeded at random).
 
-use core::fmt;
-
 use rand_core::RngCore;
 
 use super::leased::BlockSizes;
 use super::machine_id::{MachineId, MachineIdError};
 use super::monotonic::{Monotonic, Step};
 use super::timed::{Timed, sealed};
-use crate::Uuid;
+use crate::error::UnknownName;
 use crate::layout::Layout;
 use crate::layout::draft::{Units, pack_v7_fields, pack_v8_fields};
 use crate::random::Csprng;
 use crate::store::GeneratorKind;
 use crate::time::{SystemClock, UnixTime};
+use crate::uuid::Uuid;
 
-/// `b1` or `b2` given to [`DraftGenerator`], which makes only the draft layouts
-/// ([`V8Generator`](super::v8::V8Generator) makes `b1`; `b2` is name-based).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct NotADraftLayout(pub Layout);
-
-impl fmt::Display for NotADraftLayout {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} is not one of the 2021 draft's layouts (draft-v7-ms, draft-v7-us, \
-             draft-v7-ns, draft-v8-32, draft-v8-48, draft-v8-60, draft-v8-64)",
-            self.0
-        )
+/// The draft layouts' names, the [`UnknownName::known`] of an error for `b1` or `b2`:
+/// every layout's but those two, which come first in [`Layout::NAMES`].
+const DRAFT_NAMES: [&str; 7] = {
+    let mut names = [""; 7];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = Layout::NAMES[i + 2];
+        i += 1;
     }
-}
+    names
+};
 
-impl std::error::Error for NotADraftLayout {}
+/// The error for `b1` or `b2` given to [`DraftGenerator`], which makes only the draft
+/// layouts ([`V8Generator`](super::v8::V8Generator) makes `b1`; `b2` is name-based).
+fn not_a_draft_layout(layout: Layout) -> UnknownName {
+    UnknownName::new("2021 draft layout", layout.name(), &DRAFT_NAMES)
+}
 
 /// A generator of one of the 2021 draft's layouts.
 ///
@@ -108,8 +107,12 @@ impl DraftStamp {
     /// assert!(DraftStamp::new("b1".parse()?).is_err());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn new(layout: Layout) -> Result<DraftStamp, NotADraftLayout> {
-        let units = Units::of(layout).ok_or(NotADraftLayout(layout))?;
+    ///
+    /// # Errors
+    ///
+    /// [`UnknownName`](crate::UnknownName) for `b1` or `b2`; it lists the draft's layouts.
+    pub fn new(layout: Layout) -> Result<DraftStamp, UnknownName> {
+        let units = Units::of(layout).ok_or_else(|| not_a_draft_layout(layout))?;
         Ok(DraftStamp {
             layout,
             units,
@@ -140,8 +143,9 @@ impl DraftGenerator {
     /// ```
     /// # Errors
     ///
-    /// [`NotADraftLayout`] for `b1` or `b2`, which are not the draft's layouts.
-    pub fn new(layout: Layout) -> Result<DraftGenerator, NotADraftLayout> {
+    /// [`UnknownName`](crate::UnknownName) for `b1` or `b2`, which are not the draft's
+    /// layouts; it lists the draft's.
+    pub fn new(layout: Layout) -> Result<DraftGenerator, UnknownName> {
         DraftGenerator::with_sources(layout, SystemClock, Csprng)
     }
 }
@@ -159,12 +163,13 @@ impl<C, R> DraftGenerator<C, R> {
     /// ```
     /// # Errors
     ///
-    /// [`NotADraftLayout`] for `b1` or `b2`, which are not the draft's layouts.
+    /// [`UnknownName`](crate::UnknownName) for `b1` or `b2`, which are not the draft's
+    /// layouts; it lists the draft's.
     pub fn with_sources(
         layout: Layout,
         clock: C,
         rng: R,
-    ) -> Result<DraftGenerator<C, R>, NotADraftLayout> {
+    ) -> Result<DraftGenerator<C, R>, UnknownName> {
         let stamp = DraftStamp::new(layout)?;
         let u = stamp.units;
         let state = Monotonic::new(u.timestamp_bits, u.sequence_bits, Step::One).zero_seeded();

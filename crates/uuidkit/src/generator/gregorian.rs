@@ -11,11 +11,11 @@ use std::sync::Arc;
 
 use super::clock_seq_pool::{self, Claim, PoolError};
 use super::leased::{self, Admit, BlockSizes, ClockSeqWish, StoreLink};
-use crate::node::{NodeStrategy, host_hash_node, random_node};
+use crate::node::{NodeId, NodeStrategy, host_hash_node, random_node};
 use crate::random::Csprng;
 use crate::store::{GeneratorKind, LeaseSource, StoreWarning};
 use crate::time::{Clock, GregorianTimestamp, SystemClock};
-use crate::{NodeId, Uuid, Version};
+use crate::uuid::{Uuid, Version};
 
 /// How many 100 ns ticks past the clock's reading a timestamp may run: one millisecond's
 /// worth, so a clock with millisecond resolution gives 10,000 UUIDs a millisecond

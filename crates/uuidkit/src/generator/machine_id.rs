@@ -182,10 +182,10 @@ impl MachineId {
     /// # Errors
     ///
     /// [`MachineIdError::NoRoom`] when the ID is 32 bits or wider.
-    pub fn stamp_v7(&self, u: crate::Uuid) -> Result<crate::Uuid, MachineIdError> {
+    pub fn stamp_v7(&self, u: crate::uuid::Uuid) -> Result<crate::uuid::Uuid, MachineIdError> {
         self.check_room(Self::V7_RANDOM_BITS, "v7")?;
         let v = u.as_u128();
         let tail = self.place(v & 0xffff_ffff, Self::V7_RANDOM_BITS);
-        Ok(crate::Uuid::from_u128((v & !0xffff_ffff) | tail))
+        Ok(crate::uuid::Uuid::from_u128((v & !0xffff_ffff) | tail))
     }
 }

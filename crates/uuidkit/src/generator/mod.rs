@@ -123,7 +123,7 @@ pub enum GenError {
     /// for this node ([`clock_seq_pool`]).
     ClockSequenceInUse {
         /// The node.
-        node: crate::NodeId,
+        node: crate::node::NodeId,
         /// The clock sequence asked for.
         clock_seq: crate::layout::ClockSequence,
     },
@@ -131,7 +131,7 @@ pub enum GenError {
     /// node ([`clock_seq_pool`]).
     ClockSequencesExhausted {
         /// The node.
-        node: crate::NodeId,
+        node: crate::node::NodeId,
     },
 }
 

@@ -12,8 +12,8 @@ use super::state_file::{process_store, state_set};
 use super::v7::process::{ProcessV7, V7Thread};
 use super::v7::{V7Generator, V7Method};
 use super::v8::V8Generator;
-use crate::Uuid;
 use crate::store::StoreWarning;
+use crate::uuid::Uuid;
 
 type Shared<T> = Mutex<Option<T>>;
 
@@ -414,7 +414,11 @@ mod tests {
             threads.into_iter().map(|t| t.join().unwrap()).collect()
         });
         let mut every: Vec<Uuid> = all.into_iter().flatten().collect();
-        assert!(every.iter().all(|u| u.version() == crate::Version::V4));
+        assert!(
+            every
+                .iter()
+                .all(|u| u.version() == crate::uuid::Version::V4)
+        );
         let n = every.len();
         every.sort_unstable();
         every.dedup();

@@ -11,8 +11,8 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use super::GenError;
 use super::gregorian::GregorianGenerator;
-use crate::node::NodeStrategy;
-use crate::{NodeId, Uuid, Version};
+use crate::node::{NodeId, NodeStrategy};
+use crate::uuid::{Uuid, Version};
 
 /// Several Gregorian generators of one node, one per thread.
 ///

@@ -18,10 +18,10 @@ use rand_core::RngCore;
 
 use super::leased::{self, StoreLink};
 use super::monotonic::Monotonic;
-use crate::Uuid;
 use crate::random::Csprng;
 use crate::store::{LeaseSource, StoreWarning};
 use crate::time::{Clock, SystemClock, UnixTime};
+use crate::uuid::Uuid;
 
 /// How one version stamps its UUIDs: [`V7Method`](super::v7::V7Method) for v7,
 /// [`V8Stamp`](super::v8::V8Stamp) for the time-based v8 and
@@ -44,10 +44,10 @@ impl<S: sealed::Stamp> Stamp for S {}
 pub(crate) mod sealed {
     use rand_core::RngCore;
 
-    use crate::Uuid;
     use crate::generator::leased::BlockSizes;
     use crate::store::GeneratorKind;
     use crate::time::UnixTime;
+    use crate::uuid::Uuid;
 
     /// What [`Timed`](super::Timed) asks of a version. Out of reach outside the crate, so
     /// that no other type can be a [`Stamp`](super::Stamp).

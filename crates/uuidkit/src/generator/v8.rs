@@ -6,11 +6,11 @@ use rand_core::RngCore;
 use super::leased::BlockSizes;
 use super::monotonic::{Monotonic, Step};
 use super::timed::{Timed, sealed};
-use crate::Uuid;
 use crate::layout::v8::pack_time_based;
 use crate::random::Csprng;
 use crate::store::GeneratorKind;
 use crate::time::{SystemClock, UnixTime};
+use crate::uuid::Uuid;
 
 /// A generator of time-based v8 UUIDs (Appendix B.1 layout).
 ///

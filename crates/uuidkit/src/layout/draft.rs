@@ -53,7 +53,7 @@
 //!   [`encode_v8`] refuse an all-zero one.
 
 use super::{LayoutError, check_width};
-use crate::{Uuid, Variant, Version};
+use crate::uuid::{Uuid, Variant, Version};
 
 /// The precision of a draft v7 UUID: the widths of fraction, sequence and random bits in
 /// the draft's Figures 3 (milliseconds), 4 (microseconds) and 5 (nanoseconds).

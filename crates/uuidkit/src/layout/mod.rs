@@ -9,7 +9,7 @@
 
 use core::fmt;
 
-use crate::{Uuid, Variant, Version};
+use crate::uuid::{Uuid, Variant, Version};
 
 pub mod v1;
 pub mod v2;
@@ -204,11 +204,11 @@ pub struct GregorianFields {
     /// The clock sequence.
     pub clock_seq: ClockSequence,
     /// The node ID.
-    pub node: crate::NodeId,
+    pub node: crate::node::NodeId,
 }
 
 /// Packs octets 8–15 of v1, v2 and v6: variant, clock sequence, node.
-pub(crate) const fn clock_seq_and_node(clock_seq: u16, node: &crate::NodeId) -> [u8; 8] {
+pub(crate) const fn clock_seq_and_node(clock_seq: u16, node: &crate::node::NodeId) -> [u8; 8] {
     let n = node.as_bytes();
     [
         0x80 | (clock_seq >> 8) as u8 & 0x3f,
@@ -222,9 +222,9 @@ pub(crate) const fn clock_seq_and_node(clock_seq: u16, node: &crate::NodeId) -> 
     ]
 }
 
-pub(crate) const fn node_of(u: &Uuid) -> crate::NodeId {
+pub(crate) const fn node_of(u: &Uuid) -> crate::node::NodeId {
     let b = u.as_bytes();
-    crate::NodeId::from_bytes([b[10], b[11], b[12], b[13], b[14], b[15]])
+    crate::node::NodeId::from_bytes([b[10], b[11], b[12], b[13], b[14], b[15]])
 }
 
 pub(crate) const fn clock_seq_of(u: &Uuid) -> ClockSequence {

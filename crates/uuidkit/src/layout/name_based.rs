@@ -6,7 +6,7 @@ use core::fmt;
 
 use digest::Digest;
 
-use crate::{Uuid, Version};
+use crate::uuid::{Uuid, Version};
 
 /// The hash function behind a name-based UUID.
 ///

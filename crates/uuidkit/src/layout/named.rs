@@ -10,8 +10,9 @@ use core::str::FromStr;
 
 use super::LayoutError;
 use super::draft::{self, Precision, V8Timestamp};
+use crate::error::UnknownName;
 use crate::time::{GregorianTimestamp, UnixTime};
-use crate::{UnknownName, Uuid};
+use crate::uuid::Uuid;
 
 /// A named layout.
 ///

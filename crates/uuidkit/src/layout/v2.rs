@@ -10,8 +10,9 @@
 use core::fmt;
 
 use super::{LayoutError, check_width, clock_seq_and_node, expect_version, node_of};
+use crate::node::NodeId;
 use crate::time::GregorianTimestamp;
-use crate::{NodeId, Uuid, Version};
+use crate::uuid::{Uuid, Version};
 
 /// The local domain of a DCE Security UUID.
 ///

@@ -2,7 +2,7 @@
 //! for compatibility with existing identifiers.
 
 use super::{LayoutError, expect_version, name_based, payload};
-use crate::{Uuid, Version};
+use crate::uuid::{Uuid, Version};
 
 /// The v3 UUID of `name` (its bytes, as given) in `namespace`.
 ///

@@ -2,7 +2,7 @@
 //! business ([`crate::v4`] uses the CSPRNG); this module only sets version and variant.
 
 use super::{LayoutError, expect_version, payload};
-use crate::{Uuid, Version};
+use crate::uuid::{Uuid, Version};
 
 /// Makes a v4 UUID from 16 random bytes, overwriting 6 of their bits.
 ///

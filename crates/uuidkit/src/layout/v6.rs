@@ -7,7 +7,7 @@ use super::{
     GregorianFields, LayoutError, clock_seq_and_node, clock_seq_of, expect_version, node_of, v1,
 };
 use crate::time::GregorianTimestamp;
-use crate::{Uuid, Version};
+use crate::uuid::{Uuid, Version};
 
 /// Packs the fields into a v6 UUID.
 ///

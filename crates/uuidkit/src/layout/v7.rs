@@ -4,7 +4,7 @@
 //! `unix_ts_ms` (48) · `ver` (4) · `rand_a` (12) · `var` (2) · `rand_b` (62).
 
 use super::{LayoutError, check_width, expect_version};
-use crate::{Uuid, Version};
+use crate::uuid::{Uuid, Version};
 
 /// The fields of a v7 UUID.
 ///

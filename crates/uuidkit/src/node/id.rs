@@ -4,7 +4,7 @@ use core::fmt;
 use core::str::FromStr;
 
 use crate::error::NodeForm as Form;
-use crate::{Expected, ParseError};
+use crate::error::{Expected, ParseError};
 
 /// A 48-bit node ID, most significant octet first.
 ///
@@ -308,7 +308,7 @@ mod tests {
             assert_eq!((e.index(), e.expected()), (at, expected), "{s}: {e}");
             assert!(e.index() <= s.len());
             assert_eq!(e.found(), s.as_bytes().get(at).copied(), "{s}");
-            assert_eq!(e.kind(), crate::InputKind::Node);
+            assert_eq!(e.kind(), crate::error::InputKind::Node);
         }
     }
 

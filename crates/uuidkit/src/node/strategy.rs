@@ -6,8 +6,7 @@ use core::str::FromStr;
 use std::ffi::{OsStr, OsString};
 
 use super::id::NodeId;
-use crate::error::NodeForm;
-use crate::{Expected, ParseError};
+use crate::error::{Expected, NodeForm, ParseError};
 
 /// How a v1 or v6 generator chooses its node ID (RFC 9562 §6.10; uuid-creator's
 /// strategies). Chosen in the API, by the `UUIDKIT_NODE` environment variable

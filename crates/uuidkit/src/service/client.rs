@@ -12,8 +12,8 @@ use super::protocol::{
     HEADER_LEN, Header, MAX_REPLY_BODY, ProtocolError, Reply, Request, StatusReport,
     WireLeaseRequest,
 };
-use crate::Uuid;
 use crate::store::{Lease, LeaseRequest, LeaseSource, Outcome, Problem, StoreError, StoreWarning};
+use crate::uuid::Uuid;
 
 /// How long a client waits for the daemon to accept, read or answer: 5 s.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(5);

@@ -5,8 +5,8 @@
 use sha2::{Digest, Sha256};
 
 use super::{EntrySnapshot, GeneratorKind, MAX_GREGORIAN_ENTRIES, Problem};
-use crate::NodeId;
 use crate::layout::ClockSequence;
+use crate::node::NodeId;
 
 /// The format version written, and the newest one read.
 pub(crate) const VERSION: u32 = 1;

@@ -3,7 +3,7 @@
 
 use core::fmt;
 
-use crate::NodeId;
+use crate::node::NodeId;
 
 /// A generator whose positions the store hands out; each has its own entry in the file.
 ///

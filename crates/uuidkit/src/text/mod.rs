@@ -32,8 +32,9 @@ use core::fmt;
 use core::ops::Deref;
 use core::str::FromStr;
 
+use crate::error::ParseError;
 use crate::platform::simd;
-use crate::{ParseError, Uuid};
+use crate::uuid::Uuid;
 
 pub(crate) mod form;
 pub(crate) mod scalar;

@@ -6,8 +6,8 @@
 //! kernels with this reference, reach it through the hidden `uuidkit::__private`.
 
 use super::form::Case;
-use crate::Uuid;
 use crate::error::{Expected, ParseError, Subject};
+use crate::uuid::Uuid;
 
 const LOWER: &[u8; 16] = b"0123456789abcdef";
 const UPPER: &[u8; 16] = b"0123456789ABCDEF";

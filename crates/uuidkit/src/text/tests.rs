@@ -3,7 +3,7 @@
 
 use super::scalar::HEX_VALUE;
 use super::*;
-use crate::Expected;
+use crate::error::Expected;
 use proptest::prelude::*;
 
 const FORMS: [Format; 4] = [

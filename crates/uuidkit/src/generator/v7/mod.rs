@@ -53,11 +53,12 @@ use self::gate::MS_MAX;
 use super::leased::BlockSizes;
 use super::monotonic::{Monotonic, Step};
 use super::timed::{Timed, sealed};
-use crate::Uuid;
+use crate::error::UnknownName;
 use crate::layout::v7::pack;
 use crate::random::Csprng;
 use crate::store::GeneratorKind;
 use crate::time::{SystemClock, UnixTime};
+use crate::uuid::Uuid;
 
 /// The §6.2 method that fills `rand_a` and `rand_b`.
 ///
@@ -81,7 +82,7 @@ use crate::time::{SystemClock, UnixTime};
 /// ```
 /// use uuidkit::generator::v7::V7Method;
 /// assert_eq!("precision".parse::<V7Method>()?, V7Method::Precision);
-/// # Ok::<(), uuidkit::generator::v7::MethodParseError>(())
+/// # Ok::<(), uuidkit::UnknownName>(())
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum V7Method {
@@ -95,6 +96,25 @@ pub enum V7Method {
 }
 
 impl V7Method {
+    /// Every method, in the order of §6.2.
+    pub const ALL: [V7Method; 3] = [V7Method::Counter, V7Method::Random, V7Method::Precision];
+
+    /// Every method's [`name`](Self::name), in the order of [`ALL`](Self::ALL).
+    ///
+    /// ```
+    /// use uuidkit::generator::v7::V7Method;
+    /// assert_eq!(V7Method::NAMES, ["counter", "random", "precision"]);
+    /// ```
+    pub const NAMES: [&'static str; 3] = {
+        let mut names = [""; 3];
+        let mut i = 0;
+        while i < names.len() {
+            names[i] = V7Method::ALL[i].name();
+            i += 1;
+        }
+        names
+    };
+
     /// `counter`, `random` or `precision`.
     pub const fn name(self) -> &'static str {
         match self {
@@ -111,31 +131,26 @@ impl fmt::Display for V7Method {
     }
 }
 
-/// A method name that is not `counter`, `random` or `precision`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MethodParseError(String);
-
-impl fmt::Display for MethodParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "unknown v7 method {:?}: expected counter, random or precision",
-            self.0
-        )
-    }
-}
-
-impl std::error::Error for MethodParseError {}
-
 impl FromStr for V7Method {
-    type Err = MethodParseError;
-    fn from_str(s: &str) -> Result<V7Method, MethodParseError> {
-        match s {
-            "counter" => Ok(V7Method::Counter),
-            "random" => Ok(V7Method::Random),
-            "precision" => Ok(V7Method::Precision),
-            _ => Err(MethodParseError(s.to_string())),
-        }
+    type Err = UnknownName;
+
+    /// The method of a [`name`](V7Method::name).
+    ///
+    /// # Errors
+    ///
+    /// [`UnknownName`] for any other name; it says the three.
+    ///
+    /// ```
+    /// use uuidkit::generator::v7::V7Method;
+    /// let err = "fast".parse::<V7Method>().unwrap_err();
+    /// assert_eq!(err.to_string(),
+    ///     "unknown v7 method \"fast\": expected one of counter, random, precision");
+    /// ```
+    fn from_str(s: &str) -> Result<V7Method, UnknownName> {
+        V7Method::ALL
+            .into_iter()
+            .find(|m| m.name() == s)
+            .ok_or_else(|| UnknownName::new("v7 method", s, &V7Method::NAMES))
     }
 }
 

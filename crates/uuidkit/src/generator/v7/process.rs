@@ -10,11 +10,11 @@ use aes::cipher::{BlockEncrypt, KeyInit};
 use rand_core::RngCore;
 
 use super::gate::{MS_MAX, MillisGate};
-use crate::Uuid;
 use crate::layout::v7::pack;
 use crate::platform::tsc::TickSource;
 use crate::random::Csprng;
 use crate::time::Clock;
+use crate::uuid::Uuid;
 
 /// Bits of the counter's per-millisecond part in the shared word, and of the
 /// millisecond since the process's base.
@@ -456,7 +456,7 @@ mod tests {
             };
             for u in out {
                 assert!(*u > last, "step {step}: {u} after {last}");
-                assert_eq!(u.version(), crate::Version::V7);
+                assert_eq!(u.version(), crate::uuid::Version::V7);
                 assert!(counter(u) < 1 << COUNTER_BITS);
                 last = *u;
             }

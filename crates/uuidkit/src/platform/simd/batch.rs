@@ -3,9 +3,9 @@
 //! `x86::batch`), whose loops have the per-UUID kernels inlined; elsewhere the scalar
 //! reference, one UUID at a time.
 
-use crate::Uuid;
 use crate::text::form::{Case, Format, LineEnd};
 use crate::text::scalar;
+use crate::uuid::Uuid;
 
 #[cfg(target_arch = "x86_64")]
 use super::x86;

@@ -31,10 +31,10 @@
 //!   only through loads and stores whose offsets are checked against the array length at
 //!   compile time; see that module.
 
-use crate::ParseError;
-use crate::Uuid;
+use crate::error::ParseError;
 use crate::text::form::{Case, Format};
 use crate::text::scalar;
+use crate::uuid::Uuid;
 
 #[cfg(target_arch = "x86_64")]
 mod x86;

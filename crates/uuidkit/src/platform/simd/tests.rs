@@ -6,9 +6,9 @@ use proptest::collection::vec;
 use proptest::prelude::*;
 
 use super::Level;
-use crate::Uuid;
 use crate::text::form::{Case, Format};
 use crate::text::scalar::{self, parse_scalar};
+use crate::uuid::Uuid;
 
 const FORMS: [Format; 4] = [
     Format::Hyphenated,

@@ -24,9 +24,9 @@
 
 use core::arch::x86_64::*;
 
-use crate::ParseError;
-use crate::Uuid;
+use crate::error::ParseError;
 use crate::text::form::{Case, Format};
+use crate::uuid::Uuid;
 
 pub(super) mod batch;
 

@@ -1,7 +1,7 @@
 //! The numbers the wire carries: the magic and version of every header, the operation
 //! and status codes, and the generator kinds' codes with the node ID beside them.
 
-use crate::NodeId;
+use crate::node::NodeId;
 use crate::store::GeneratorKind;
 
 /// The first four bytes of every message.

@@ -50,6 +50,12 @@ impl Header {
     /// let e = Header::decode(b"uukd\x02\x01\0\0\0\0\0\0").unwrap_err();
     /// assert_eq!(e, ProtocolError::UnsupportedVersion { found: 2 });
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`ProtocolError::UnsupportedVersion`] for another protocol version;
+    /// [`ProtocolError::Malformed`] for a magic that is not `uukd` or reserved bytes that
+    /// are not zero.
     pub fn decode(b: &[u8; HEADER_LEN]) -> Result<Header, ProtocolError> {
         if b[..4] != MAGIC {
             return Err(ProtocolError::malformed("magic", "not \"uukd\""));

@@ -5,9 +5,9 @@ use super::error::ProtocolError;
 use super::frame::{message, truncate};
 use super::report::StatusReport;
 use super::request::{MAX_RANDOM_COUNT, Request, WireLeaseRequest};
-use crate::Uuid;
 use crate::layout::ClockSequence;
 use crate::store::{GeneratorKind, Lease};
+use crate::uuid::Uuid;
 
 /// The longest reply body a client accepts: a full batch of random UUIDs.
 pub const MAX_REPLY_BODY: u32 = MAX_RANDOM_COUNT * 16;
@@ -93,6 +93,14 @@ impl Reply {
     /// assert!(matches!(reply, Reply::Random(v) if v.len() == 2));
     /// # Ok::<(), uuidkit::service::protocol::ProtocolError>(())
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`ProtocolError::Malformed`] for an unknown status below the fatal ones, a body of
+    /// the wrong length for its status (or, for random UUIDs, for the count asked), a lease
+    /// that does not fit `request` (empty, below its `from`, longer than asked, past the
+    /// kind's range, or with a clock sequence it should not have), and a status body
+    /// [`StatusReport::decode`] refuses.
     pub fn decode(request: &Request, code: u8, body: &[u8]) -> Result<Reply, ProtocolError> {
         let text = || String::from_utf8_lossy(body).into_owned();
         match code {

@@ -4,7 +4,7 @@
 use super::codes::{kind_code, kind_of_code};
 use super::error::ProtocolError;
 use super::frame::truncate;
-use crate::NodeId;
+use crate::node::NodeId;
 use crate::store::GeneratorKind;
 
 /// What the daemon reports about itself.
@@ -98,6 +98,12 @@ impl StatusReport {
     /// use uuidkit::service::protocol::{ProtocolError, StatusReport};
     /// assert!(matches!(StatusReport::decode(&[0; 3]), Err(ProtocolError::Malformed { .. })));
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`ProtocolError::Malformed`] for a body shorter than its fixed part, a version or
+    /// state text cut short or not UTF-8, or leads cut short, more than the protocol
+    /// allows, or of an unknown kind.
     pub fn decode(b: &[u8]) -> Result<StatusReport, ProtocolError> {
         if b.len() < STATUS_FIXED {
             return Err(ProtocolError::malformed("length", "status body too short"));

@@ -4,8 +4,8 @@
 use super::codes::{kind, kind_code, op};
 use super::error::ProtocolError;
 use super::frame::message;
-use crate::NodeId;
 use crate::layout::ClockSequence;
+use crate::node::NodeId;
 use crate::store::{GeneratorKind, LeaseRequest};
 
 /// The longest request body the daemon reads (a lease request is 80 bytes); a header
@@ -249,6 +249,15 @@ impl Request {
     /// let e = Request::decode(op::RANDOM, &5000u32.to_be_bytes()).unwrap_err();
     /// assert_eq!(e, ProtocolError::TooLarge { field: "count", value: 5000, limit: 4096 });
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`ProtocolError::UnknownOp`] for an unknown `code`; for a lease,
+    /// [`ProtocolError::UnknownKind`] for an unknown generator kind; [`ProtocolError::TooLarge`]
+    /// for a random count above [`MAX_RANDOM_COUNT`] or a lease's `clock`, `from` or `len` above the
+    /// kind's limit; [`ProtocolError::Malformed`] for a body of the wrong length, a zero
+    /// count, and a lease request's unknown flag bits, non-zero reserved bytes, a node on
+    /// a kind that has none, a clock sequence above 16,383 or a field set without its flag.
     pub fn decode(code: u8, body: &[u8]) -> Result<Request, ProtocolError> {
         let exact = |n: usize| {
             if body.len() == n {

@@ -2,8 +2,8 @@
 
 use super::report::STATUS_FIXED;
 use super::*;
-use crate::NodeId;
 use crate::layout::ClockSequence;
+use crate::node::NodeId;
 use crate::store::{GeneratorKind, Lease, LeaseRequest};
 
 fn roundtrip(r: &Request) -> Request {

@@ -9,8 +9,8 @@
 //! other line through the same form dispatch as the one-UUID parser.
 
 use super::{Kernel, parse_forms, sub, sub_mut};
-use crate::Uuid;
 use crate::text::form::Case;
+use crate::uuid::Uuid;
 
 /// The line end `end` (one or two bytes: `LINE - TEXT`) after the text of a line.
 #[inline(always)]
