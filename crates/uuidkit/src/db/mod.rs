@@ -1,4 +1,4 @@
-//! [`Uuid`](crate::Uuid) in the Rust database drivers, each behind a cargo feature named
+//! [`Uuid`] in the Rust database drivers, each behind a cargo feature named
 //! after the driver's crate, each storing the database's native type where it has one:
 //!
 //! | feature | driver | PostgreSQL | SQLite |

@@ -110,7 +110,7 @@ impl DraftStamp {
     ///
     /// # Errors
     ///
-    /// [`UnknownName`](crate::UnknownName) for `b1` or `b2`; it lists the draft's layouts.
+    /// [`UnknownName`] for `b1` or `b2`; it lists the draft's layouts.
     pub fn new(layout: Layout) -> Result<DraftStamp, UnknownName> {
         let units = Units::of(layout).ok_or_else(|| not_a_draft_layout(layout))?;
         Ok(DraftStamp {
@@ -143,7 +143,7 @@ impl DraftGenerator {
     /// ```
     /// # Errors
     ///
-    /// [`UnknownName`](crate::UnknownName) for `b1` or `b2`, which are not the draft's
+    /// [`UnknownName`] for `b1` or `b2`, which are not the draft's
     /// layouts; it lists the draft's.
     pub fn new(layout: Layout) -> Result<DraftGenerator, UnknownName> {
         DraftGenerator::with_sources(layout, SystemClock, Csprng)
@@ -163,7 +163,7 @@ impl<C, R> DraftGenerator<C, R> {
     /// ```
     /// # Errors
     ///
-    /// [`UnknownName`](crate::UnknownName) for `b1` or `b2`, which are not the draft's
+    /// [`UnknownName`] for `b1` or `b2`, which are not the draft's
     /// layouts; it lists the draft's.
     pub fn with_sources(
         layout: Layout,

@@ -131,7 +131,7 @@ impl ClockSeqSet {
 /// - The clock sequence starts at a random 14-bit value unless given.
 /// - **One (node, clock sequence) per generator in a process**: no two live generators
 ///   of this process that keep their state in memory make UUIDs with the same node and
-///   clock sequence (see [`clock_seq_pool`](super::clock_seq_pool)). A random starting
+///   clock sequence (see [`clock_seq_pool`]). A random starting
 ///   value, or one the generator moves to, that another generator holds is passed over
 ///   for the next free one; a clock sequence given with
 ///   [`with_clock_seq`](Self::with_clock_seq) that another holds is an error

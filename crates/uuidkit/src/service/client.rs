@@ -1,5 +1,5 @@
 //! The client side of uuidkitd's own protocol: [`DaemonClient`], a
-//! [`LeaseSource`](crate::store::LeaseSource) whose leases come from the daemon.
+//! [`LeaseSource`] whose leases come from the daemon.
 
 use core::fmt;
 use std::io::{self, Read, Write};
