@@ -28,6 +28,8 @@ use crate::error::ParseError;
 use crate::text::form::{Case, Format};
 use crate::uuid::Uuid;
 
+use super::fallback::parse_slow;
+
 pub(super) mod batch;
 
 /// The hyphen, as the signed byte the `_mm*_set1_epi8` intrinsics take.
@@ -356,7 +358,7 @@ macro_rules! entry_points {
                 // SAFETY: this function's caller guarantees the target feature.
                 match unsafe { fast(s) } {
                     Some(bytes) => Ok(Uuid::from_bytes(bytes)),
-                    None => super::super::parse_slow(s),
+                    None => parse_slow(s),
                 }
             }
 

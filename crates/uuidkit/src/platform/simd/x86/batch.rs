@@ -8,7 +8,7 @@
 //! four times), a single such line (or one ended by `\r\n`) with one compare, and any
 //! other line through the same form dispatch as the one-UUID parser.
 
-use super::{Kernel, parse_forms, sub, sub_mut};
+use super::{Avx2, Kernel, Sse2, Ssse3, parse_forms, sub, sub_mut};
 use crate::text::form::Case;
 use crate::uuid::Uuid;
 
@@ -214,7 +214,7 @@ macro_rules! batch_entry_points {
         /// # Safety
         #[doc = concat!("Each function requires a CPU with `", $feature, "`.")]
         pub(crate) mod $level {
-            use super::super::$kernel as K;
+            use super::$kernel as K;
             use super::*;
 
             /// Hyphenated lines.
