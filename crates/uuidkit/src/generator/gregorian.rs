@@ -5,7 +5,7 @@ use core::fmt;
 
 use rand_core::RngCore;
 
-use super::GenError;
+use super::error::GenError;
 use crate::layout::{self, ClockSequence, GregorianFields, v2::Domain};
 use std::sync::Arc;
 

@@ -5,7 +5,7 @@
 use std::cell::RefCell;
 use std::sync::Mutex;
 
-use super::GenError;
+use super::error::GenError;
 use super::gregorian::GregorianGenerator;
 use super::lock;
 use super::state_file::{process_store, state_set};

@@ -9,7 +9,7 @@ use std::cell::RefCell;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
-use super::GenError;
+use super::error::GenError;
 use super::gregorian::GregorianGenerator;
 use crate::node::{NodeId, NodeStrategy};
 use crate::uuid::{Uuid, Version};

@@ -52,7 +52,8 @@
 //! - The node (and the draft v7's random bits) "MUST NOT be all 0s": [`encode_v7`] and
 //!   [`encode_v8`] refuse an all-zero one.
 
-use super::{LayoutError, check_width};
+use super::bits::check_width;
+use super::error::LayoutError;
 use crate::uuid::{Uuid, Variant, Version};
 
 /// The precision of a draft v7 UUID: the widths of fraction, sequence and random bits in
@@ -510,35 +511,6 @@ pub(crate) struct Units {
 }
 
 impl Units {
-    /// The units of a draft layout; `None` for `b1` and `b2`.
-    pub(crate) const fn of(layout: super::Layout) -> Option<Units> {
-        use super::Layout;
-        const fn u(timestamp_bits: u32, max: u64, sequence_bits: u32, per_second: u64) -> Units {
-            Units {
-                timestamp_bits,
-                max,
-                sequence_bits,
-                per_second,
-                gregorian: false,
-            }
-        }
-        Some(match layout {
-            Layout::B1 | Layout::B2 => return None,
-            // 36-bit seconds: the year 4147.
-            Layout::DraftV7(Precision::Millis) => u(46, (1 << 36) * 1_000 - 1, 12, 1_000),
-            Layout::DraftV7(Precision::Micros) => u(56, (1 << 36) * 1_000_000 - 1, 14, 1_000_000),
-            // A u64 of nanoseconds, less one bit for the state machine: 2262-04-11.
-            Layout::DraftV7(Precision::Nanos) => u(63, (1 << 63) - 1, 8, 1_000_000_000),
-            Layout::DraftV8(V8Timestamp::Secs32) => u(32, (1 << 32) - 1, 12, 1),
-            Layout::DraftV8(V8Timestamp::Millis48) => u(48, (1 << 48) - 1, 12, 1_000),
-            Layout::DraftV8(V8Timestamp::Gregorian60) => Units {
-                gregorian: true,
-                ..u(60, (1 << 60) - 1, 8, 10_000_000)
-            },
-            Layout::DraftV8(V8Timestamp::Nanos64) => u(60, (1 << 60) - 1, 8, 62_500_000),
-        })
-    }
-
     /// The unit `t` falls in, clamped to the layout's range (before 1970, or before
     /// 1582 for Gregorian ticks, counts as its start). Only the generators need it.
     #[cfg(feature = "std")]

@@ -8,8 +8,8 @@ use alloc::string::String;
 use core::fmt;
 use core::str::FromStr;
 
-use super::LayoutError;
-use super::draft::{self, Precision, V8Timestamp};
+use super::draft::{self, Precision, Units, V8Timestamp};
+use super::error::LayoutError;
 use crate::error::UnknownName;
 use crate::time::{GregorianTimestamp, UnixTime};
 use crate::uuid::Uuid;
@@ -209,6 +209,39 @@ impl Layout {
             Layout::DraftV7(p) => p.random_bits(),
             Layout::DraftV8(k) => k.node_bits(),
         }
+    }
+}
+
+// `Units::of` is here, not in draft.rs with the rest of `Units`, because it reads a
+// `Layout`, and this file already imports draft.rs: draft.rs naming `Layout` would tie
+// the two files in a loop.
+impl Units {
+    /// The units of a draft layout; `None` for `b1` and `b2`.
+    pub(crate) const fn of(layout: Layout) -> Option<Units> {
+        const fn u(timestamp_bits: u32, max: u64, sequence_bits: u32, per_second: u64) -> Units {
+            Units {
+                timestamp_bits,
+                max,
+                sequence_bits,
+                per_second,
+                gregorian: false,
+            }
+        }
+        Some(match layout {
+            Layout::B1 | Layout::B2 => return None,
+            // 36-bit seconds: the year 4147.
+            Layout::DraftV7(Precision::Millis) => u(46, (1 << 36) * 1_000 - 1, 12, 1_000),
+            Layout::DraftV7(Precision::Micros) => u(56, (1 << 36) * 1_000_000 - 1, 14, 1_000_000),
+            // A u64 of nanoseconds, less one bit for the state machine: 2262-04-11.
+            Layout::DraftV7(Precision::Nanos) => u(63, (1 << 63) - 1, 8, 1_000_000_000),
+            Layout::DraftV8(V8Timestamp::Secs32) => u(32, (1 << 32) - 1, 12, 1),
+            Layout::DraftV8(V8Timestamp::Millis48) => u(48, (1 << 48) - 1, 12, 1_000),
+            Layout::DraftV8(V8Timestamp::Gregorian60) => Units {
+                gregorian: true,
+                ..u(60, (1 << 60) - 1, 8, 10_000_000)
+            },
+            Layout::DraftV8(V8Timestamp::Nanos64) => u(60, (1 << 60) - 1, 8, 62_500_000),
+        })
     }
 }
 

@@ -3,9 +3,9 @@
 //! `time_low` (32) · `time_mid` (16) · `ver` (4) · `time_high` (12) · `var` (2) ·
 //! `clock_seq` (14) · `node` (48).
 
-use super::{
-    GregorianFields, LayoutError, clock_seq_and_node, clock_seq_of, expect_version, node_of,
-};
+use super::bits::expect_version;
+use super::error::LayoutError;
+use super::gregorian::{GregorianFields, clock_seq_and_node, clock_seq_of, node_of};
 use crate::time::GregorianTimestamp;
 use crate::uuid::{Uuid, Version};
 

@@ -9,7 +9,9 @@
 
 use core::fmt;
 
-use super::{LayoutError, check_width, clock_seq_and_node, expect_version, node_of};
+use super::bits::{check_width, expect_version};
+use super::error::LayoutError;
+use super::gregorian::{clock_seq_and_node, node_of};
 use crate::node::NodeId;
 use crate::time::GregorianTimestamp;
 use crate::uuid::{Uuid, Version};

@@ -1,7 +1,9 @@
 //! Version 3 (RFC 9562 §5.3): MD5 of namespace and name. Prefer [`v5`](super::v5); v3 is
 //! for compatibility with existing identifiers.
 
-use super::{LayoutError, expect_version, name_based, payload};
+use super::bits::{expect_version, payload};
+use super::error::LayoutError;
+use super::name_based;
 use crate::uuid::{Uuid, Version};
 
 /// The v3 UUID of `name` (its bytes, as given) in `namespace`.

@@ -1,7 +1,8 @@
 //! Version 4 (RFC 9562 §5.4): 122 random bits. Where the bits come from is the caller's
 //! business ([`crate::v4`] uses the CSPRNG); this module only sets version and variant.
 
-use super::{LayoutError, expect_version, payload};
+use super::bits::{expect_version, payload};
+use super::error::LayoutError;
 use crate::uuid::{Uuid, Version};
 
 /// Makes a v4 UUID from 16 random bytes, overwriting 6 of their bits.

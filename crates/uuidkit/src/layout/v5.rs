@@ -1,6 +1,8 @@
 //! Version 5 (RFC 9562 §5.5): SHA-1 of namespace and name, truncated to 128 bits.
 
-use super::{LayoutError, expect_version, name_based, payload};
+use super::bits::{expect_version, payload};
+use super::error::LayoutError;
+use super::name_based;
 use crate::uuid::{Uuid, Version};
 
 /// The v5 UUID of `name` (its bytes, as given) in `namespace`.

@@ -3,7 +3,8 @@
 //!
 //! `unix_ts_ms` (48) · `ver` (4) · `rand_a` (12) · `var` (2) · `rand_b` (62).
 
-use super::{LayoutError, check_width, expect_version};
+use super::bits::{check_width, expect_version};
+use super::error::LayoutError;
 use crate::uuid::{Uuid, Version};
 
 /// The fields of a v7 UUID.

@@ -3,7 +3,9 @@
 //!
 //! `custom_a` (48) · `ver` (4) · `custom_b` (12) · `var` (2) · `custom_c` (62).
 
-use super::{LayoutError, check_width, expect_version, name_based};
+use super::bits::{check_width, expect_version};
+use super::error::LayoutError;
+use super::name_based;
 use crate::uuid::{Uuid, Version};
 
 /// The raw fields of a v8 UUID.

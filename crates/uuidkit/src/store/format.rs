@@ -4,7 +4,10 @@
 
 use sha2::{Digest, Sha256};
 
-use super::{EntrySnapshot, GeneratorKind, MAX_GREGORIAN_ENTRIES, Problem};
+use super::error::Problem;
+use super::kind::GeneratorKind;
+use super::limits::{MAX_FILE_SIZE, MAX_GREGORIAN_ENTRIES};
+use super::snapshot::EntrySnapshot;
 use crate::layout::ClockSequence;
 use crate::node::NodeId;
 
@@ -179,9 +182,9 @@ fn parse_into(bytes: &[u8], out: &mut Parsed) -> Result<(), Problem> {
         out.version = found;
         return Err(problem);
     }
-    if bytes.len() > super::MAX_FILE_SIZE {
+    if bytes.len() > MAX_FILE_SIZE {
         return Err(Problem::TooLarge {
-            limit: super::MAX_FILE_SIZE,
+            limit: MAX_FILE_SIZE,
         });
     }
     let text = core::str::from_utf8(bytes).map_err(|e| {
@@ -506,4 +509,13 @@ fn parse_hex64(s: &str) -> Option<u64> {
         return None;
     }
     u64::from_str_radix(s, 16).ok()
+}
+
+/// The problem of a state file whose bytes are `bytes`, when its header names a newer
+/// format ([`Problem::FutureVersion`]): for checks that read the file themselves.
+pub(crate) fn newer_format(bytes: &[u8]) -> Option<Problem> {
+    match newer_header(bytes) {
+        Some((_, p @ Problem::FutureVersion { .. })) => Some(p),
+        _ => None,
+    }
 }

@@ -3,10 +3,11 @@
 
 use core::fmt;
 
-use super::{GeneratorKind, StateStore, StoreError, StoreWarning};
+use super::error::{StoreError, StoreWarning};
+use super::kind::GeneratorKind;
 use crate::layout::ClockSequence;
 
-/// What a generator asks of [`StateStore::lease`].
+/// What a generator asks of [`StateStore::lease`](crate::store::StateStore::lease).
 ///
 /// ```
 /// use uuidkit::store::{GeneratorKind, LeaseRequest};
@@ -99,7 +100,7 @@ impl Lease {
     }
 }
 
-/// Where generators lease blocks of positions: a state file ([`StateStore`]), or anything
+/// Where generators lease blocks of positions: a state file ([`StateStore`](crate::store::StateStore)), or anything
 /// that leases from one on their behalf (a service serving processes that cannot share
 /// the file). Generators take one through `with_store`.
 ///
@@ -115,17 +116,11 @@ impl Lease {
 /// ```
 pub trait LeaseSource: Send + Sync + fmt::Debug {
     /// A block of positions no other user of the source has or will get; see
-    /// [`StateStore::lease`] for the rules.
+    /// [`StateStore::lease`](crate::store::StateStore::lease) for the rules.
     ///
     /// # Errors
     ///
-    /// As [`StateStore::lease`]; a source that reaches its positions through something
+    /// As [`StateStore::lease`](crate::store::StateStore::lease); a source that reaches its positions through something
     /// else (a daemon) reports that something's failures as [`StoreError::Unavailable`].
     fn lease(&self, req: &LeaseRequest) -> Result<Lease, StoreError>;
-}
-
-impl LeaseSource for StateStore {
-    fn lease(&self, req: &LeaseRequest) -> Result<Lease, StoreError> {
-        StateStore::lease(self, req)
-    }
 }

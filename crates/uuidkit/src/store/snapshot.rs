@@ -1,19 +1,11 @@
 //! Snapshots: what a state file holds and what is wrong with it, read without changing it
 //! (`uuidkit state show` and `state check`).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use super::{GeneratorKind, Problem, StateStore, StoreError, StoreWarning, format};
+use super::error::StoreWarning;
+use super::kind::GeneratorKind;
 use crate::layout::ClockSequence;
-
-/// The problem of a state file whose bytes are `bytes`, when its header names a newer
-/// format ([`Problem::FutureVersion`]): for checks that read the file themselves.
-pub(crate) fn newer_format(bytes: &[u8]) -> Option<Problem> {
-    match format::newer_header(bytes) {
-        Some((_, p @ Problem::FutureVersion { .. })) => Some(p),
-        _ => None,
-    }
-}
 
 /// What a state file holds, for `uuidkit state show` and `state check`.
 ///
@@ -70,35 +62,8 @@ pub struct EntrySnapshot {
     /// synced file says so.
     pub durable: u128,
     /// The highest clock reading of the leases since the clock last went back (see
-    /// [`StateStore::lease`]).
+    /// [`StateStore::lease`](crate::store::StateStore::lease)).
     pub last_clock: u128,
     /// Gregorian: the clock sequence; `None` for v7 and v8.
     pub clock_seq: Option<ClockSequence>,
-}
-
-/// Reads the state file at `path` without locking or changing it: what it holds, and
-/// in [`StateSnapshot::damage`] what is wrong with it. A missing or unreadable file is
-/// [`StoreError::Unavailable`] (with [`Problem::Missing`] or [`Problem::Io`]); one in a
-/// newer format is [`StoreError::NewerFormat`].
-///
-/// ```
-/// use uuidkit::store::{read_state, Problem, StoreError};
-/// let dir = std::env::temp_dir().join(format!("uuidkit-doc-read-{}", std::process::id()));
-/// std::fs::create_dir_all(&dir).unwrap();
-/// std::fs::write(dir.join("state"), "uuidkit-state 1\nboot none\nv7 high=x\n").unwrap();
-/// let damage = read_state(&dir.join("state"))?.damage.unwrap();
-/// assert_eq!(damage.problem().to_string(), "is cut short after line 3: no checksum line");
-/// match read_state(&dir.join("absent")) {
-///     Err(StoreError::Unavailable(w)) => assert_eq!(w.problem(), &Problem::Missing),
-///     other => panic!("{other:?}"),
-/// }
-/// # std::fs::remove_dir_all(&dir).ok();
-/// # Ok::<(), StoreError>(())
-/// ```
-///
-/// # Errors
-///
-/// As [`StateStore::snapshot`](super::StateStore::snapshot).
-pub fn read_state(path: &Path) -> Result<StateSnapshot, StoreError> {
-    StateStore::open(path).snapshot()
 }

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::Problem;
+use super::error::Problem;
 
 /// The longest pause between two attempts at a busy lock: short enough that a waiter
 /// takes over soon after the holder is done, long enough not to spin.

@@ -1,7 +1,8 @@
 //! The timestamp fields of UUIDs and the conversions into them: [`GregorianTimestamp`]
 //! (v1, v2, v6), 48-bit Unix milliseconds (v7) and 60-bit Unix 10 ns steps (v8).
 
-use super::{TimeError, UnixTime};
+use super::error::TimeError;
+use super::instant::UnixTime;
 
 /// 100 ns intervals between 1582-10-15 and 1970-01-01 (RFC 9562 Appendix A).
 ///

@@ -301,7 +301,7 @@ impl UnixTime {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::time::any_instant;
+    use crate::time::testing::any_instant;
     use proptest::prelude::*;
 
     // Issue item 5: constructors overflowed (debug panic) or truncated.

@@ -18,6 +18,8 @@ mod error;
 mod fields;
 mod instant;
 mod rfc3339;
+#[cfg(test)]
+mod testing;
 
 #[cfg(feature = "std")]
 pub use clock::SystemClock;
@@ -26,24 +28,3 @@ pub use error::TimeError;
 pub use fields::{GREGORIAN_UNIX_OFFSET, GregorianTimestamp, unix_10ns_60, unix_millis_48};
 pub use instant::UnixTime;
 pub use rfc3339::Rfc3339;
-
-/// Instants for the property tests of every file here: the whole range, its ends, and
-/// the years around 0000 and 9999.
-#[cfg(test)]
-fn any_instant() -> impl proptest::strategy::Strategy<Value = UnixTime> {
-    use proptest::prelude::*;
-    prop_oneof![
-        // The whole range...
-        (any::<i64>(), 0..1_000_000_000u32).prop_map(|(s, n)| UnixTime::new(s, n)),
-        // ...its ends...
-        (0..100_000_000_000i64, 0..1_000_000_000u32)
-            .prop_map(|(s, n)| UnixTime::new(i64::MAX - s, n)),
-        (0..100_000_000_000i64, 0..1_000_000_000u32)
-            .prop_map(|(s, n)| UnixTime::new(i64::MIN + s, n)),
-        // ...and the years around 0000 and 9999, where the form of the year changes.
-        (-63_000_000_000i64..-61_000_000_000, 0..1_000_000_000u32)
-            .prop_map(|(s, n)| UnixTime::new(s, n)),
-        (252_000_000_000i64..254_000_000_000, 0..1_000_000_000u32)
-            .prop_map(|(s, n)| UnixTime::new(s, n)),
-    ]
-}

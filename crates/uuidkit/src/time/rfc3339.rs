@@ -5,7 +5,8 @@ use alloc::string::{String, ToString};
 use core::fmt;
 
 use super::calendar::{civil_from_days, days_from_civil, days_in_month};
-use super::{TimeError, UnixTime};
+use super::error::TimeError;
+use super::instant::UnixTime;
 
 /// What [`UnixTime::parse_rfc3339`] expects of a text naming an instant outside
 /// [`UnixTime::MIN`]..=[`UnixTime::MAX`]; a test checks that it names those two.
@@ -299,7 +300,7 @@ impl fmt::Display for Rfc3339 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::time::any_instant;
+    use crate::time::testing::any_instant;
     use core::time::Duration;
     use proptest::prelude::*;
 

@@ -7,9 +7,10 @@ use crate::text::form::{Case, Format, LineEnd};
 use crate::text::scalar;
 use crate::uuid::Uuid;
 
+use super::fallback::encode_scalar;
+use super::level::Level;
 #[cfg(target_arch = "x86_64")]
 use super::x86;
-use super::{Level, encode_scalar};
 
 /// Writes `uuids` as lines into the front of `out`: as many whole lines as fit; returns
 /// how many UUIDs were written (each line is `format.len() + end.len()` bytes).
@@ -26,7 +27,7 @@ pub(crate) fn encode_lines(
     #[cfg(all(target_arch = "x86_64", not(miri)))]
     // SAFETY: `level()` only answers levels the CPU supports.
     unsafe {
-        encode_lines_at(super::level(), uuids, format, case, end, out)
+        encode_lines_at(super::level::level(), uuids, format, case, end, out)
     };
     #[cfg(not(all(target_arch = "x86_64", not(miri))))]
     encode_lines_scalar(uuids, format, case, end, out);
@@ -40,7 +41,7 @@ pub(crate) fn parse_lines(text: &[u8], out: &mut [Uuid]) -> (usize, usize) {
     #[cfg(all(target_arch = "x86_64", not(miri)))]
     {
         // SAFETY: `level()` only answers levels the CPU supports.
-        unsafe { parse_lines_at(super::level(), text, out) }
+        unsafe { parse_lines_at(super::level::level(), text, out) }
     }
     #[cfg(not(all(target_arch = "x86_64", not(miri))))]
     parse_lines_scalar(text, out)

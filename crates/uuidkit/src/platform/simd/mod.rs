@@ -39,105 +39,22 @@ use crate::uuid::Uuid;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
+mod fallback;
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+mod form;
+mod level;
+
+// Level is named only by the x86 dispatch and by the tests.
+#[cfg_attr(not(any(test, target_arch = "x86_64")), allow(unused_imports))]
+use level::Level;
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+use level::level;
+
 mod batch;
 pub(crate) use batch::{encode_lines, parse_lines};
 
 #[cfg(test)]
 mod tests;
-
-/// An implementation of the codec.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(
-    not(any(test, all(target_arch = "x86_64", not(miri)))),
-    allow(dead_code)
-)]
-enum Level {
-    /// The `const fn` reference in [`scalar`]. Only the tests name it: the entry
-    /// points call the scalar code directly where no kernel applies.
-    #[cfg_attr(not(test), allow(dead_code))]
-    Scalar,
-    /// x86-64 baseline.
-    Sse2,
-    /// x86-64 with SSSE3.
-    Ssse3,
-    /// x86-64 with AVX2.
-    Avx2,
-}
-
-impl Level {
-    /// Every level, worst first.
-    #[cfg(test)]
-    const ALL: [Level; 4] = [Level::Scalar, Level::Sse2, Level::Ssse3, Level::Avx2];
-
-    /// Whether this CPU can run this level (asks the CPU; not cached).
-    #[cfg_attr(not(any(test, target_arch = "x86_64")), allow(dead_code))]
-    fn supported(self) -> bool {
-        match self {
-            Level::Scalar => true,
-            #[cfg(target_arch = "x86_64")]
-            Level::Sse2 => true,
-            #[cfg(all(target_arch = "x86_64", feature = "std"))]
-            Level::Ssse3 => std::is_x86_feature_detected!("ssse3"),
-            #[cfg(all(target_arch = "x86_64", feature = "std"))]
-            Level::Avx2 => std::is_x86_feature_detected!("avx2"),
-            // Without `std` there is no run-time detection: what the build enables.
-            #[cfg(all(target_arch = "x86_64", not(feature = "std")))]
-            Level::Ssse3 => cfg!(target_feature = "ssse3"),
-            #[cfg(all(target_arch = "x86_64", not(feature = "std")))]
-            Level::Avx2 => cfg!(target_feature = "avx2"),
-            #[cfg(not(target_arch = "x86_64"))]
-            _ => false,
-        }
-    }
-}
-
-/// The level the entry points use: the best this CPU supports, found once.
-#[cfg(all(target_arch = "x86_64", not(miri)))]
-#[inline(always)]
-fn level() -> Level {
-    use core::sync::atomic::{AtomicU8, Ordering};
-
-    /// 0 until detected, then `Level as u8 + 1`.
-    static DETECTED: AtomicU8 = AtomicU8::new(0);
-
-    #[cold]
-    #[inline(never)]
-    fn detect() -> Level {
-        let best = if Level::Avx2.supported() {
-            Level::Avx2
-        } else if Level::Ssse3.supported() {
-            Level::Ssse3
-        } else {
-            Level::Sse2
-        };
-        // Racing threads all store the same value.
-        DETECTED.store(best as u8 + 1, Ordering::Relaxed);
-        best
-    }
-
-    if cfg!(target_feature = "avx2") {
-        return Level::Avx2;
-    }
-    // AVX2 first: the branch the hot paths take is then a single compare.
-    let detected = DETECTED.load(Ordering::Relaxed);
-    if detected == Level::Avx2 as u8 + 1 {
-        return Level::Avx2;
-    }
-    match detected {
-        3 => Level::Ssse3,
-        2 => Level::Sse2,
-        _ => detect(),
-    }
-}
-
-/// Why `s` is not a UUID, or (only when no kernel ran) the UUID: the scalar parser, kept
-/// out of line so that the kernels' hot path stays small.
-#[cold]
-#[inline(never)]
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-fn parse_slow(s: &[u8]) -> Result<Uuid, ParseError> {
-    scalar::parse_scalar(s)
-}
 
 /// Parses any of the four forms; returns exactly what [`scalar::parse_scalar`] returns.
 #[inline]
@@ -204,7 +121,7 @@ pub(crate) fn encode_str<'b>(
         encode_at(level(), bytes, format, case, buf)
     };
     #[cfg(not(all(target_arch = "x86_64", not(miri))))]
-    encode_scalar(bytes, format, case, buf);
+    fallback::encode_scalar(bytes, format, case, buf);
     let text = &buf[..format.len()];
     debug_assert!(text.is_ascii(), "UUID text must be ASCII: {text:?}");
     // SAFETY: `buf[..format.len()]` is exactly what the encoder just wrote (each form
@@ -248,47 +165,6 @@ impl EncodedText {
         // module: `buf[..len]` is what `encode_str` wrote for a form of length `len`,
         // ASCII for the reasons given there, so valid UTF-8.
         unsafe { core::str::from_utf8_unchecked(text) }
-    }
-}
-
-/// [`Format`] as a const generic parameter (an enum cannot be one on stable Rust), so
-/// that each kernel instance is compiled for one form.
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-mod form {
-    use crate::text::form::Format;
-
-    pub(super) const HYPHENATED: u8 = Format::Hyphenated as u8;
-    pub(super) const SIMPLE: u8 = Format::Simple as u8;
-    pub(super) const BRACED: u8 = Format::Braced as u8;
-    pub(super) const URN: u8 = Format::Urn as u8;
-
-    /// The form numbered `form`; a constant wherever `form` is.
-    #[inline(always)]
-    pub(crate) const fn format(form: u8) -> Format {
-        match form {
-            HYPHENATED => Format::Hyphenated,
-            SIMPLE => Format::Simple,
-            BRACED => Format::Braced,
-            _ => Format::Urn,
-        }
-    }
-}
-
-/// The scalar reference behind [`encode_str`]: writes `format` into the front of `buf`.
-#[cfg_attr(all(target_arch = "x86_64", not(miri), not(test)), allow(dead_code))]
-fn encode_scalar(bytes: &[u8; 16], format: Format, case: Case, buf: &mut [u8; Format::MAX_LEN]) {
-    match format {
-        Format::Hyphenated => buf[..36].copy_from_slice(&scalar::encode_hyphenated(bytes, case)),
-        Format::Simple => buf[..32].copy_from_slice(&scalar::encode_simple(bytes, case)),
-        Format::Braced => {
-            buf[0] = b'{';
-            buf[1..37].copy_from_slice(&scalar::encode_hyphenated(bytes, case));
-            buf[37] = b'}';
-        }
-        Format::Urn => {
-            buf[..9].copy_from_slice(b"urn:uuid:");
-            buf[9..45].copy_from_slice(&scalar::encode_hyphenated(bytes, case));
-        }
     }
 }
 
@@ -438,7 +314,7 @@ unsafe fn encode_other<const FORM: u8, const UPPER: bool>(
             Level::Sse2 => x86::sse2::encode::<FORM, UPPER>(b, buf),
             Level::Scalar => {
                 let case = if UPPER { Case::Upper } else { Case::Lower };
-                encode_scalar(b, form::format(FORM), case, buf);
+                fallback::encode_scalar(b, form::format(FORM), case, buf);
             }
         }
     }
@@ -521,7 +397,7 @@ impl Level {
             encode_at(self, b, format, case, &mut buf)
         };
         #[cfg(not(target_arch = "x86_64"))]
-        encode_scalar(b, format, case, &mut buf);
+        fallback::encode_scalar(b, format, case, &mut buf);
         Some((buf, format.len()))
     }
 }

@@ -5,7 +5,7 @@
 use proptest::collection::vec;
 use proptest::prelude::*;
 
-use super::Level;
+use super::level::Level;
 use crate::text::form::{Case, Format};
 use crate::text::scalar::{self, parse_scalar};
 use crate::uuid::Uuid;
@@ -394,9 +394,9 @@ fn edge_cases_parse_alike() {
 #[test]
 #[cfg(all(target_arch = "x86_64", not(miri)))]
 fn dispatcher_picks_the_best_supported_level() {
-    let picked = super::level();
+    let picked = super::level::level();
     assert!(picked.supported());
-    assert_eq!(super::level(), picked);
+    assert_eq!(super::level::level(), picked);
     let best = *levels().last().unwrap();
     assert_eq!(picked, best, "levels here: {:?}", levels());
 }

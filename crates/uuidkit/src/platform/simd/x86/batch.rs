@@ -1,14 +1,14 @@
 //! Batch kernels: many UUIDs in one call of a `#[target_feature]` function, so that the
-//! per-UUID kernels of [`super`] are inlined into the loop instead of called once a UUID.
+//! per-UUID kernels of [`super::kernels`] are inlined into the loop instead of called once a UUID.
 //!
 //! Encoding writes each UUID straight into its line of the caller's buffer: the buffer is
 //! cut into `LINE`-byte arrays (`LINE` a constant, so every store has a fixed size and
-//! offset, checked at compile time as in [`super`]). Parsing takes lines of the common
+//! offset, checked at compile time as in [`super::kernels`]). Parsing takes lines of the common
 //! shape, 36 bytes then `\n`, four at a time (four compares, then the hyphenated kernel
 //! four times), a single such line (or one ended by `\r\n`) with one compare, and any
 //! other line through the same form dispatch as the one-UUID parser.
 
-use super::{Kernel, parse_forms, sub, sub_mut};
+use super::kernels::{Kernel, parse_forms, sub, sub_mut};
 use crate::text::form::Case;
 use crate::uuid::Uuid;
 
@@ -214,8 +214,10 @@ macro_rules! batch_entry_points {
         /// # Safety
         #[doc = concat!("Each function requires a CPU with `", $feature, "`.")]
         pub(crate) mod $level {
-            use super::super::$kernel as K;
-            use super::*;
+            // Named in full rather than `super`, which here (a module generated one level
+            // down) is easily misread as the file's parent, x86.rs.
+            use crate::platform::simd::x86::batch::*;
+            use crate::platform::simd::x86::kernels::$kernel as K;
 
             /// Hyphenated lines.
             #[target_feature(enable = $feature)]
