@@ -15,13 +15,8 @@ use uuidkit::service::client::DaemonClient;
 use super::emit::{Stopped, emit_batches};
 use super::sources::machine_id;
 use super::timed;
-use crate::args::{GenArgs, GenVersion};
+use crate::args::{GenArgs, GenVersion, V8Kind};
 use crate::failure::{Failure, Status};
-
-/// Whether any raw v8 field is given.
-pub(super) fn raw(a: &GenArgs) -> bool {
-    a.custom_a.is_some() || a.custom_b.is_some() || a.custom_c.is_some()
-}
 
 /// The draft layout `gen v8` is to write, if it is one.
 pub(super) fn draft_layout(a: &GenArgs) -> Option<Layout> {
@@ -30,12 +25,12 @@ pub(super) fn draft_layout(a: &GenArgs) -> Option<Layout> {
 
 /// Whether `gen v8` writes a draft layout or raw fields ([`run_layout`]).
 pub(super) fn handles(a: &GenArgs) -> bool {
-    a.version == GenVersion::V8 && (draft_layout(a).is_some() || raw(a))
+    a.version == GenVersion::V8 && matches!(V8Kind::of(a), V8Kind::Draft | V8Kind::Raw)
 }
 
 /// Whether `gen` may use a state store or daemon: not for raw fields.
 pub(super) fn is_stateless(a: &GenArgs) -> bool {
-    a.version == GenVersion::V8 && raw(a)
+    a.version == GenVersion::V8 && V8Kind::of(a) == V8Kind::Raw
 }
 
 /// The time-based `gen v8` in layout b1 (the default): RFC 9562 Appendix B.1.
