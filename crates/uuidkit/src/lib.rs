@@ -84,6 +84,8 @@ pub mod collisions;
 ))]
 pub mod db;
 pub mod encoding;
+#[cfg(feature = "etcd")]
+pub mod fleet;
 mod error;
 #[cfg(feature = "std")]
 pub mod generator;

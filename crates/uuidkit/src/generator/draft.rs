@@ -235,6 +235,13 @@ impl sealed::Stamp for DraftStamp {
         self.units.at(now)
     }
 
+    fn last_millis(&self, units: u64) -> u64 {
+        // The nanosecond before the next unit starts, in whole milliseconds.
+        let next = self.units.to_unix(units.saturating_add(1));
+        let ns = next.secs() as i128 * 1_000_000_000 + next.subsec_nanos() as i128 - 1;
+        (ns.max(0) / 1_000_000) as u64
+    }
+
     fn pack(&self, (units, sequence): (u64, u128), rng: &mut impl RngCore) -> Uuid {
         // Past the layout's last unit only at the very end of its range (see the
         // guarantees): stay on it rather than wrap.

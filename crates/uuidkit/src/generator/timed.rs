@@ -23,18 +23,18 @@ use crate::store::{LeaseSource, StoreWarning};
 use crate::time::{Clock, SystemClock, UnixTime};
 use crate::uuid::Uuid;
 
-/// How one version stamps its UUIDs: [`V7Method`](super::v7::V7Method) for v7,
+/// How one version stamps its UUIDs: [`V7Stamp`](super::v7::V7Stamp) for v7,
 /// [`V8Stamp`](super::v8::V8Stamp) for the time-based v8 and
 /// [`DraftStamp`](super::draft::DraftStamp) for the draft layouts. Sealed: the three are
 /// the generators [`Timed`] makes.
 ///
 /// ```
-/// use uuidkit::generator::{timed::Timed, v7::V7Method};
-/// // Any stamp, one shell: `V7Generator` is `Timed<V7Method>`.
+/// use uuidkit::generator::{timed::Timed, v7::{V7Method, V7Stamp}};
+/// // Any stamp, one shell: `V7Generator` is `Timed<V7Stamp>`.
 /// fn two<S: uuidkit::generator::timed::Stamp>(g: &mut Timed<S>) -> [uuidkit::Uuid; 2] {
 ///     [g.next(), g.next()]
 /// }
-/// let [a, b] = two(&mut Timed::<V7Method>::new(V7Method::Counter));
+/// let [a, b] = two(&mut Timed::<V7Stamp>::new(V7Method::Counter));
 /// assert!(a < b);
 /// ```
 pub trait Stamp: sealed::Stamp {}
@@ -65,6 +65,10 @@ pub(crate) mod sealed {
         }
         /// The UUID of an admitted (timestamp, counter), with fresh bits from `rng`.
         fn pack(&self, out: (u64, u128), rng: &mut impl RngCore) -> Uuid;
+        /// The last Unix millisecond that a UUID of timestamp `units` stands for (the
+        /// millisecond its unit ends in): a fleet's high-water mark is kept in
+        /// milliseconds, and a UUID is under it only if its whole unit is.
+        fn last_millis(&self, units: u64) -> u64;
     }
 }
 
@@ -113,6 +117,18 @@ impl<S, C, R> Timed<S, C, R> {
     /// The timestamp of the last UUID, in the stamp's units.
     pub(crate) fn last_timestamp(&self) -> u64 {
         self.state.timestamp()
+    }
+
+    /// A new state machine, before the first UUID (a machine ID that changes its widths).
+    pub(crate) fn reset_state(&mut self, state: Monotonic) {
+        self.state = state;
+    }
+}
+
+impl<S: sealed::Stamp, C, R> Timed<S, C, R> {
+    /// The last Unix millisecond the last UUID stands for (see the stamp's `last_millis`).
+    pub(crate) fn last_millis_covered(&self) -> u64 {
+        self.stamp.last_millis(self.state.timestamp())
     }
 }
 

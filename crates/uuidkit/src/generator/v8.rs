@@ -96,6 +96,10 @@ impl sealed::Stamp for V8Stamp {
         now.nanos_since_epoch() / 10
     }
 
+    fn last_millis(&self, units: u64) -> u64 {
+        units / 100_000
+    }
+
     fn pack(&self, (steps, counter): (u64, u128), rng: &mut impl RngCore) -> Uuid {
         let tail = rng.next_u32() as u64;
         pack_time_based(steps, ((counter as u64) << 32) | tail)

@@ -51,6 +51,7 @@ use rand_core::RngCore;
 
 use self::gate::MS_MAX;
 use super::leased::BlockSizes;
+use super::machine_id::{MachineId, MachineIdError};
 use super::monotonic::{Monotonic, Step};
 use super::timed::{Timed, sealed};
 use crate::error::UnknownName;
@@ -67,6 +68,12 @@ use crate::uuid::Uuid;
 /// | `Counter` (Method 1, default) | counter bits 41–30 | counter bits 29–0, then 32 random bits |
 /// | `Random` (Method 2) | \ the top 12 of a 74-bit monotonic random value | \ its low 62 bits |
 /// | `Precision` (Method 3) | sub-millisecond fraction × 4096, rounded down | 30-bit counter, then 32 random bits |
+///
+/// With a machine ID of B bits ([`V7Generator::with_machine_id`]), `Counter` and
+/// `Precision` write it over the first B of the 32 random bits (right after the counter);
+/// `Random` keeps it in the **last** B bits of `rand_b` and makes its 74 − B bits above
+/// them the monotonic random value: its random increments are added above the ID and can
+/// never reach it, so the ID stays in every UUID and the order is kept.
 ///
 /// The counter of Method 1 is 42 bits, the width the `uuid` crate and others settled on:
 /// seeded at random with its top bit clear on each new millisecond, it has room for at
@@ -185,7 +192,61 @@ impl FromStr for V7Method {
 /// assert!(a < b);
 /// assert_eq!(a.version(), uuidkit::Version::V7);
 /// ```
-pub type V7Generator<C = SystemClock, R = Csprng> = Timed<V7Method, C, R>;
+pub type V7Generator<C = SystemClock, R = Csprng> = Timed<V7Stamp, C, R>;
+
+/// v7's stamp: the method, and the machine ID (if any). [`V7Generator`] is
+/// `Timed<V7Stamp>`.
+///
+/// ```
+/// use uuidkit::generator::v7::{V7Method, V7Stamp};
+/// assert_eq!(V7Stamp::from(V7Method::Random).method(), V7Method::Random);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct V7Stamp {
+    method: V7Method,
+    machine_id: Option<MachineId>,
+}
+
+impl V7Stamp {
+    /// The method.
+    ///
+    /// ```
+    /// use uuidkit::generator::v7::{V7Method, V7Stamp};
+    /// assert_eq!(V7Stamp::from(V7Method::Counter).method(), V7Method::Counter);
+    /// ```
+    pub const fn method(&self) -> V7Method {
+        self.method
+    }
+
+    /// The machine ID written into every UUID, if any.
+    ///
+    /// ```
+    /// use uuidkit::generator::v7::{V7Method, V7Stamp};
+    /// assert_eq!(V7Stamp::from(V7Method::Counter).machine_id(), None);
+    /// ```
+    pub const fn machine_id(&self) -> Option<MachineId> {
+        self.machine_id
+    }
+}
+
+impl From<V7Method> for V7Stamp {
+    fn from(method: V7Method) -> V7Stamp {
+        V7Stamp {
+            method,
+            machine_id: None,
+        }
+    }
+}
+
+/// The state machine of a method, with `id_bits` of a machine ID kept out of Method 2's
+/// random value.
+const fn v7_state(method: V7Method, id_bits: u32) -> Monotonic {
+    match method {
+        V7Method::Counter => Monotonic::new(48, 42, Step::One),
+        V7Method::Random => Monotonic::new(48, 74 - id_bits, Step::Random),
+        V7Method::Precision => Monotonic::new(60, 30, Step::One),
+    }
+}
 
 /// v7 blocks: at least 2^36 counter values of one millisecond (a one-UUID process leases
 /// little), at most 16 ms, grown while a block lasts less than 32 ms: a process at full
@@ -225,12 +286,40 @@ impl<C, R> V7Generator<C, R> {
     /// assert_eq!(g.next().version(), uuidkit::Version::V7);
     /// ```
     pub const fn with_sources(method: V7Method, clock: C, rng: R) -> V7Generator<C, R> {
-        let state = match method {
-            V7Method::Counter => Monotonic::new(48, 42, Step::One),
-            V7Method::Random => Monotonic::new(48, 74, Step::Random),
-            V7Method::Precision => Monotonic::new(60, 30, Step::One),
+        let stamp = V7Stamp {
+            method,
+            machine_id: None,
         };
-        Timed::from_parts(method, state, clock, rng)
+        Timed::from_parts(stamp, v7_state(method, 0), clock, rng)
+    }
+
+    /// The same generator writing `id` into every UUID (see [`V7Method`] for where), so
+    /// that generators with different IDs never make the same UUID. Every method takes
+    /// one; at most 31 bits wide, so that one of the 32 random bits stays random. Give it
+    /// before the first UUID: the generator starts afresh.
+    ///
+    /// ```
+    /// use uuidkit::generator::{machine_id::MachineId, v7::{V7Generator, V7Method}};
+    /// let id = MachineId::new(5, 4)?;
+    /// let mut g = V7Generator::new(V7Method::Random).with_machine_id(id)?;
+    /// let (a, b) = (g.next(), g.next());
+    /// assert!(a < b);
+    /// assert_eq!((a.as_u128() & 0xf, b.as_u128() & 0xf), (5, 5));
+    /// # Ok::<(), uuidkit::generator::machine_id::MachineIdError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`MachineIdError::NoRoom`] for an ID of 32 bits or more.
+    pub fn with_machine_id(mut self, id: MachineId) -> Result<Self, MachineIdError> {
+        id.check_room(MachineId::V7_RANDOM_BITS, "v7")?;
+        let method = self.method();
+        *self.stamp_mut() = V7Stamp {
+            method,
+            machine_id: Some(id),
+        };
+        self.reset_state(v7_state(method, id.bits()));
+        Ok(self)
     }
 
     /// The method this generator uses.
@@ -240,7 +329,7 @@ impl<C, R> V7Generator<C, R> {
     /// assert_eq!(V7Generator::default().method(), V7Method::Counter);
     /// ```
     pub const fn method(&self) -> V7Method {
-        *self.stamp()
+        self.stamp().method
     }
 
     /// The Unix millisecond of the last UUID.
@@ -262,7 +351,7 @@ impl<C, R> V7Generator<C, R> {
 
 /// v7's stamp: a method's timestamp units (milliseconds, or 1/4096 ms for `Precision`)
 /// and how it fills `rand_a` and `rand_b`.
-impl sealed::Stamp for V7Method {
+impl sealed::Stamp for V7Stamp {
     fn kind(&self) -> GeneratorKind {
         GeneratorKind::V7
     }
@@ -274,7 +363,7 @@ impl sealed::Stamp for V7Method {
     #[inline]
     fn units(&self, now: UnixTime) -> u64 {
         let ms = now.millis_since_epoch();
-        match self {
+        match self.method {
             V7Method::Counter | V7Method::Random => ms,
             // Units of 1/4096 ms: the fraction is rounded down, as §6.2 Method 3 says. A
             // reading past the 48-bit millisecond range counts as its very last unit (the
@@ -294,7 +383,7 @@ impl sealed::Stamp for V7Method {
     }
 
     fn lease_clock(&self, units: u64, out: (u64, u128)) -> u64 {
-        match self {
+        match self.method {
             // Method 2 has always leased with the clock at the millisecond it hands out,
             // not the one it read (they differ only after the clock went back).
             V7Method::Random => out.0.min(MS_MAX),
@@ -304,20 +393,33 @@ impl sealed::Stamp for V7Method {
 
     #[inline]
     fn pack(&self, (t, counter): (u64, u128), rng: &mut impl RngCore) -> Uuid {
-        match self {
-            V7Method::Counter => {
-                let tail = rng.next_u32() as u64;
-                pack(
-                    t,
-                    (counter >> 30) as u16,
-                    ((counter as u64 & ((1 << 30) - 1)) << 32) | tail,
-                )
+        // The 32 random bits after the counter, headed by the machine ID if there is one.
+        let mut tail = || match &self.machine_id {
+            None => rng.next_u32() as u64,
+            Some(m) => m.place(rng.next_u32() as u128, MachineId::V7_RANDOM_BITS) as u64,
+        };
+        match self.method {
+            V7Method::Counter => pack(
+                t,
+                (counter >> 30) as u16,
+                ((counter as u64 & ((1 << 30) - 1)) << 32) | tail(),
+            ),
+            V7Method::Random => {
+                // The ID below the random value, out of its increments' reach.
+                let v = match &self.machine_id {
+                    None => counter,
+                    Some(m) => (counter << m.bits()) | m.value() as u128,
+                };
+                pack(t, (v >> 62) as u16, v as u64)
             }
-            V7Method::Random => pack(t, (counter >> 62) as u16, counter as u64),
-            V7Method::Precision => {
-                let tail = rng.next_u32() as u64;
-                pack(t >> 12, (t & 0xfff) as u16, ((counter as u64) << 32) | tail)
-            }
+            V7Method::Precision => pack(t >> 12, (t & 0xfff) as u16, ((counter as u64) << 32) | tail()),
+        }
+    }
+
+    fn last_millis(&self, units: u64) -> u64 {
+        match self.method {
+            V7Method::Precision => units >> 12,
+            _ => units,
         }
     }
 }

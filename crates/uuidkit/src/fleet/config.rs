@@ -1,0 +1,230 @@
+//! What a process needs to claim a machine ID: the etcd endpoints, the fleet, the width.
+
+use std::time::Duration;
+
+use super::error::FleetError;
+
+/// The default lease time-to-live: a crashed holder's ID comes free this long after its
+/// last renewal.
+pub const DEFAULT_TTL: Duration = Duration::from_secs(10);
+
+/// Where and how to claim a machine ID.
+///
+/// ```
+/// use uuidkit::fleet::FleetConfig;
+/// let c = FleetConfig::new("http://127.0.0.1:2379,http://127.0.0.1:22379", "web", 3)?;
+/// assert_eq!(c.endpoints().len(), 2);
+/// assert_eq!(c.ids(), 8);
+/// assert!(FleetConfig::new("127.0.0.1:2379", "web", 3).is_err(), "no scheme");
+/// assert!(FleetConfig::new("http://127.0.0.1:2379", "web", 0).is_err());
+/// # Ok::<(), uuidkit::fleet::FleetError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FleetConfig {
+    endpoints: Vec<String>,
+    fleet: String,
+    bits: u32,
+    ttl: Duration,
+    wait: Option<Duration>,
+}
+
+/// The widest ID any layout takes: v7's 32 random bits after the counter, less one.
+const MAX_BITS: u32 = 31;
+
+impl FleetConfig {
+    /// Endpoints (comma-separated `http://HOST:PORT`), a fleet name (1 to 64 of `a-z A-Z
+    /// 0-9 - _ .`: a key segment) and an ID width of 1 to 31 bits; the lease lives
+    /// [`DEFAULT_TTL`], and a claim fails at once when every ID is held.
+    ///
+    /// # Errors
+    ///
+    /// [`FleetError::NoEndpoints`], [`FleetError::BadEndpoint`] naming the endpoint,
+    /// [`FleetError::BadFleet`], or [`FleetError::BadBits`].
+    pub fn new(endpoints: &str, fleet: &str, bits: u32) -> Result<FleetConfig, FleetError> {
+        let endpoints = endpoints
+            .split(',')
+            .map(str::trim)
+            .filter(|e| !e.is_empty())
+            .map(check_endpoint)
+            .collect::<Result<Vec<_>, _>>()?;
+        if endpoints.is_empty() {
+            return Err(FleetError::NoEndpoints);
+        }
+        let name_ok = (1..=64).contains(&fleet.len())
+            && fleet
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b))
+            && fleet != "."
+            && fleet != "..";
+        if !name_ok {
+            return Err(FleetError::BadFleet {
+                fleet: fleet.to_string(),
+            });
+        }
+        check_bits(bits, MAX_BITS, "a machine ID")?;
+        Ok(FleetConfig {
+            endpoints,
+            fleet: fleet.to_string(),
+            bits,
+            ttl: DEFAULT_TTL,
+            wait: None,
+        })
+    }
+
+    /// The same with a lease time-to-live of `ttl` (2 s to an hour, whole seconds:
+    /// etcd's unit; a fraction is rounded up).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// let c = uuidkit::fleet::FleetConfig::new("http://127.0.0.1:2379", "web", 3)?
+    ///     .with_ttl(Duration::from_secs(5))?;
+    /// assert_eq!(c.ttl(), Duration::from_secs(5));
+    /// # Ok::<(), uuidkit::fleet::FleetError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`FleetError::BadTtl`] outside 2 s to 3600 s.
+    pub fn with_ttl(mut self, ttl: Duration) -> Result<FleetConfig, FleetError> {
+        if ttl < Duration::from_secs(2) || ttl > Duration::from_secs(3600) {
+            return Err(FleetError::BadTtl { ttl });
+        }
+        let secs = ttl.as_secs() + u64::from(ttl.subsec_nanos() > 0);
+        self.ttl = Duration::from_secs(secs);
+        Ok(self)
+    }
+
+    /// The same, but a claim that finds every ID held waits up to `wait` for one to come
+    /// free instead of failing at once.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// let c = uuidkit::fleet::FleetConfig::new("http://127.0.0.1:2379", "web", 3)?
+    ///     .with_wait(Duration::from_secs(30));
+    /// assert_eq!(c.wait(), Some(Duration::from_secs(30)));
+    /// # Ok::<(), uuidkit::fleet::FleetError>(())
+    /// ```
+    pub fn with_wait(mut self, wait: Duration) -> FleetConfig {
+        self.wait = Some(wait);
+        self
+    }
+
+    /// The endpoints.
+    pub fn endpoints(&self) -> &[String] {
+        &self.endpoints
+    }
+
+    /// The fleet's name.
+    pub fn fleet(&self) -> &str {
+        &self.fleet
+    }
+
+    /// The ID width.
+    pub fn bits(&self) -> u32 {
+        self.bits
+    }
+
+    /// How many IDs there are: 2^bits.
+    pub fn ids(&self) -> u64 {
+        1u64 << self.bits
+    }
+
+    /// The lease time-to-live.
+    pub fn ttl(&self) -> Duration {
+        self.ttl
+    }
+
+    /// How long a claim waits for a free ID, if it waits.
+    pub fn wait(&self) -> Option<Duration> {
+        self.wait
+    }
+
+    /// The endpoints as given, comma-separated, for messages.
+    pub(crate) fn endpoints_text(&self) -> String {
+        self.endpoints.join(",")
+    }
+}
+
+/// `bits` is 1 to `max`.
+pub(crate) fn check_bits(bits: u32, max: u32, layout: &str) -> Result<(), FleetError> {
+    if bits == 0 || bits > max {
+        return Err(FleetError::BadBits {
+            bits,
+            max,
+            layout: layout.to_string(),
+        });
+    }
+    Ok(())
+}
+
+/// An endpoint is `http://HOST:PORT` (TLS is not built in); the host a name or an
+/// address, the port 1 to 65535.
+fn check_endpoint(e: &str) -> Result<String, FleetError> {
+    let bad = |reason| FleetError::BadEndpoint {
+        endpoint: e.to_string(),
+        reason,
+    };
+    let rest = e
+        .strip_prefix("http://")
+        .ok_or_else(|| bad("expected http://HOST:PORT (https is not supported)"))?;
+    let rest = rest.strip_suffix('/').unwrap_or(rest);
+    let (host, port) = rest
+        .rsplit_once(':')
+        .ok_or_else(|| bad("expected http://HOST:PORT: no port"))?;
+    let host_ok = !host.is_empty()
+        && (host.starts_with('[') && host.ends_with(']')
+            || host
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"-._".contains(&b)));
+    if !host_ok {
+        return Err(bad("expected http://HOST:PORT: the host is not a name or an address"));
+    }
+    match port.parse::<u16>() {
+        Ok(p) if p > 0 && port.bytes().all(|b| b.is_ascii_digit()) => {}
+        _ => return Err(bad("expected http://HOST:PORT: the port is not 1 to 65535")),
+    }
+    Ok(format!("http://{rest}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_endpoints_fleets_and_widths_are_named() {
+        for e in [
+            "localhost:2379",
+            "https://h:1",
+            "http://h",
+            "http://h:0",
+            "http://h:70000",
+            "http://:1",
+            "http://h/x:1",
+            "http://h:1x",
+        ] {
+            let err = FleetConfig::new(e, "f", 3).unwrap_err();
+            assert!(matches!(err, FleetError::BadEndpoint { .. }), "{e}");
+            assert!(err.to_string().contains(e), "{err}");
+        }
+        assert_eq!(FleetConfig::new(" , ", "f", 3), Err(FleetError::NoEndpoints));
+        for f in ["", "a/b", "..", "a b", &"x".repeat(65)] {
+            assert!(matches!(
+                FleetConfig::new("http://h:1", f, 3),
+                Err(FleetError::BadFleet { .. })
+            ));
+        }
+        for b in [0, 32, 64] {
+            assert!(matches!(
+                FleetConfig::new("http://h:1", "f", b),
+                Err(FleetError::BadBits { .. })
+            ));
+        }
+        let c = FleetConfig::new("http://[::1]:2379/, http://a.b:1", "f", 31).unwrap();
+        assert_eq!(c.endpoints(), ["http://[::1]:2379", "http://a.b:1"]);
+        assert!(c.clone().with_ttl(Duration::from_secs(1)).is_err());
+        assert_eq!(
+            c.with_ttl(Duration::from_millis(2500)).unwrap().ttl(),
+            Duration::from_secs(3)
+        );
+    }
+}

@@ -1,0 +1,155 @@
+//! What can go wrong with a machine ID leased from etcd.
+
+use core::fmt;
+use std::time::Duration;
+
+/// A failure to claim, hold or use a leased machine ID.
+///
+/// ```
+/// use uuidkit::fleet::FleetError;
+/// let e = FleetError::AllHeld { ids: 8, fleet: "web".into() };
+/// assert_eq!(e.to_string(), "all 8 machine IDs of fleet \"web\" are held");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum FleetError {
+    /// An etcd endpoint that is not `http://HOST:PORT`.
+    BadEndpoint {
+        /// The endpoint as given.
+        endpoint: String,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
+    /// No endpoints were given.
+    NoEndpoints,
+    /// A fleet name that cannot be a key segment.
+    BadFleet {
+        /// The name as given.
+        fleet: String,
+    },
+    /// A machine-ID width of 0, or more than the layout has room for.
+    BadBits {
+        /// The width asked for.
+        bits: u32,
+        /// The widest the layout takes.
+        max: u32,
+        /// The layout.
+        layout: String,
+    },
+    /// A lease time-to-live under 2 seconds or over an hour.
+    BadTtl {
+        /// The time-to-live asked for.
+        ttl: Duration,
+    },
+    /// etcd did not answer, or answered with an error.
+    Etcd {
+        /// What was being done.
+        doing: &'static str,
+        /// The endpoints.
+        endpoints: String,
+        /// What the client said.
+        message: String,
+    },
+    /// A key under the fleet's prefix whose value is not what uuidkit writes there.
+    Garbage {
+        /// The key.
+        key: String,
+        /// Its value (lossy UTF-8, cut at 64 bytes).
+        value: String,
+    },
+    /// Every ID of the fleet is held by a live holder.
+    AllHeld {
+        /// How many IDs the width gives.
+        ids: u64,
+        /// The fleet.
+        fleet: String,
+    },
+    /// No ID came free before the deadline.
+    WaitedTooLong {
+        /// How many IDs the width gives.
+        ids: u64,
+        /// The fleet.
+        fleet: String,
+        /// How long the claim waited.
+        waited: Duration,
+    },
+    /// The lease was not renewed in time, so it may have expired: nothing is issued with
+    /// its ID until a renewal succeeds (etcd unreachable, no quorum, or this process was
+    /// stopped).
+    Fenced {
+        /// The ID.
+        id: u64,
+        /// How long ago the lease may have expired (measured on the monotonic clock).
+        overdue: Duration,
+    },
+    /// The lease is gone (expired at etcd, or its key taken over): its ID is someone
+    /// else's now; claim another.
+    Lost {
+        /// The ID that was held.
+        id: u64,
+    },
+    /// This process was forked from the holder: only the holder may use the ID.
+    Forked {
+        /// The ID.
+        id: u64,
+    },
+}
+
+impl fmt::Display for FleetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FleetError::BadEndpoint { endpoint, reason } => {
+                write!(f, "etcd endpoint {endpoint:?}: {reason}")
+            }
+            FleetError::NoEndpoints => f.write_str("no etcd endpoint given"),
+            FleetError::BadFleet { fleet } => write!(
+                f,
+                "fleet name {fleet:?}: expected 1 to 64 of a-z, A-Z, 0-9, '-', '_', '.'"
+            ),
+            FleetError::BadBits { bits, max, layout } => write!(
+                f,
+                "machine-ID width {bits}: {layout} takes 1 to {max} bits"
+            ),
+            FleetError::BadTtl { ttl } => write!(
+                f,
+                "lease time-to-live {:.3} s: expected 2 s to 3600 s",
+                ttl.as_secs_f64()
+            ),
+            FleetError::Etcd {
+                doing,
+                endpoints,
+                message,
+            } => write!(f, "etcd at {endpoints}: {doing}: {message}"),
+            FleetError::Garbage { key, value } => write!(
+                f,
+                "etcd key {key} holds {value:?}, not what uuidkit writes there; \
+                 nothing was claimed (remove the key, or use another fleet)"
+            ),
+            FleetError::AllHeld { ids, fleet } => {
+                write!(f, "all {ids} machine IDs of fleet {fleet:?} are held")
+            }
+            FleetError::WaitedTooLong { ids, fleet, waited } => write!(
+                f,
+                "all {ids} machine IDs of fleet {fleet:?} are held, and none came free in {:.1} s",
+                waited.as_secs_f64()
+            ),
+            FleetError::Fenced { id, overdue } => write!(
+                f,
+                "machine ID {id}: the lease was not renewed in time (it may have expired \
+                 {:.3} s ago); issuing nothing with it until etcd renews it",
+                overdue.as_secs_f64()
+            ),
+            FleetError::Lost { id } => write!(
+                f,
+                "machine ID {id}: the lease is gone (expired at etcd); the ID may be \
+                 another host's now"
+            ),
+            FleetError::Forked { id } => write!(
+                f,
+                "machine ID {id} is held by the parent process; a forked child claims its own"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for FleetError {}

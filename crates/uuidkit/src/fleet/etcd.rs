@@ -1,0 +1,207 @@
+//! Where the fleet speaks etcd: one claim transaction, the fenced mark write, lease
+//! renewal and revocation. Every call is bounded by a timeout, so that a silent cluster
+//! is an error, never a hang.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::Duration;
+
+use etcd_client::{
+    Client, Compare, CompareOp, ConnectOptions, GetOptions, Txn, TxnOp, TxnOpResponse,
+};
+
+use super::config::FleetConfig;
+use super::error::FleetError;
+use super::keys::{self, Entry};
+
+/// A connection to the fleet's etcd cluster.
+pub(crate) struct Etcd {
+    client: Client,
+    endpoints: String,
+    fleet: String,
+    /// The bound on each call.
+    timeout: Duration,
+}
+
+/// What the fleet's keys say: the IDs with a live holder, and each ID's mark.
+#[derive(Debug, Default)]
+pub(crate) struct Scan {
+    pub(crate) held: BTreeSet<u64>,
+    pub(crate) marks: BTreeMap<u64, u64>,
+}
+
+impl Etcd {
+    /// Connects; each call later waits at most `timeout`.
+    pub(crate) async fn connect(cfg: &FleetConfig, timeout: Duration) -> Result<Etcd, FleetError> {
+        // `require_leader`: a member cut off from its quorum answers at once with an
+        // error instead of holding the call, so a renewal fails fast and is retried.
+        let options = ConnectOptions::new()
+            .with_connect_timeout(timeout)
+            .with_timeout(timeout)
+            .with_require_leader(true);
+        let endpoints = cfg.endpoints_text();
+        let connect = Client::connect(cfg.endpoints(), Some(options));
+        let client = match tokio::time::timeout(timeout, connect).await {
+            Ok(Ok(c)) => c,
+            Ok(Err(e)) => return Err(etcd_error("connecting", &endpoints, e.to_string())),
+            Err(_) => return Err(etcd_error("connecting", &endpoints, timed_out(timeout))),
+        };
+        Ok(Etcd {
+            client,
+            endpoints,
+            fleet: cfg.fleet().to_string(),
+            timeout,
+        })
+    }
+
+    fn error(&self, doing: &'static str, message: String) -> FleetError {
+        etcd_error(doing, &self.endpoints, message)
+    }
+
+    /// Runs one call under the timeout.
+    async fn bounded<T>(
+        &self,
+        doing: &'static str,
+        call: impl Future<Output = Result<T, etcd_client::Error>>,
+    ) -> Result<T, FleetError> {
+        match tokio::time::timeout(self.timeout, call).await {
+            Ok(Ok(t)) => Ok(t),
+            Ok(Err(e)) => Err(self.error(doing, e.to_string())),
+            Err(_) => Err(self.error(doing, timed_out(self.timeout))),
+        }
+    }
+
+    /// Reads every key of the fleet; any that uuidkit did not write is an error naming it.
+    pub(crate) async fn scan(&mut self) -> Result<Scan, FleetError> {
+        let prefix = keys::prefix(&self.fleet);
+        let mut kv = self.client.kv_client();
+        let get = kv.get(prefix.clone(), Some(GetOptions::new().with_prefix()));
+        let resp = self.bounded("reading the fleet's keys", get).await?;
+        let mut scan = Scan::default();
+        for kv in resp.kvs() {
+            match keys::parse(&prefix, kv.key(), kv.value())? {
+                Entry::Holder(n) => {
+                    scan.held.insert(n);
+                }
+                Entry::Mark(n, ms) => {
+                    scan.marks.insert(n, ms);
+                }
+            }
+        }
+        Ok(scan)
+    }
+
+    /// A new lease of `ttl` (whole seconds).
+    pub(crate) async fn grant(&mut self, ttl: Duration) -> Result<i64, FleetError> {
+        let mut lease = self.client.lease_client();
+        let ttl = ttl.as_secs() as i64;
+        let resp = self
+            .bounded("granting a lease", lease.grant(ttl, None))
+            .await?;
+        Ok(resp.id())
+    }
+
+    /// Takes ID `n` for `lease` if nobody holds it, in one transaction that also reads
+    /// its mark: `Some(mark)` when taken (the mark `None` for an ID never held), `None`
+    /// when someone else holds it.
+    pub(crate) async fn take(
+        &mut self,
+        n: u64,
+        lease: i64,
+        who: &str,
+    ) -> Result<Option<Option<u64>>, FleetError> {
+        let holder = keys::holder(&self.fleet, n);
+        let mark = keys::mark(&self.fleet, n);
+        let txn = Txn::new()
+            .when([Compare::create_revision(
+                holder.clone(),
+                CompareOp::Equal,
+                0,
+            )])
+            .and_then([
+                TxnOp::put(
+                    holder.clone(),
+                    who,
+                    Some(etcd_client::PutOptions::new().with_lease(lease)),
+                ),
+                TxnOp::get(mark.clone(), None),
+            ]);
+        let mut kv = self.client.kv_client();
+        let resp = self.bounded("claiming an ID", kv.txn(txn)).await?;
+        if !resp.succeeded() {
+            return Ok(None);
+        }
+        let prefix = keys::prefix(&self.fleet);
+        for op in resp.op_responses() {
+            if let TxnOpResponse::Get(g) = op {
+                if let Some(kv) = g.kvs().first() {
+                    match keys::parse(&prefix, kv.key(), kv.value()) {
+                        Ok(Entry::Mark(_, ms)) => return Ok(Some(Some(ms))),
+                        // Written between the scan and the claim: give the ID back.
+                        Ok(Entry::Holder(_)) | Err(_) => {
+                            let err = keys::parse(&prefix, kv.key(), kv.value())
+                                .err()
+                                .unwrap_or(FleetError::Garbage {
+                                    key: mark,
+                                    value: String::new(),
+                                });
+                            let _ = self.client.kv_client().delete(holder, None).await;
+                            return Err(err);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(Some(None))
+    }
+
+    /// Writes ID `n`'s mark as `ms` if `lease` still holds the ID: `false` when it does
+    /// not (the lease expired and the ID may be another's).
+    pub(crate) async fn write_mark(&mut self, n: u64, lease: i64, ms: u64) -> Result<bool, FleetError> {
+        let txn = Txn::new()
+            .when([Compare::lease(
+                keys::holder(&self.fleet, n),
+                CompareOp::Equal,
+                lease,
+            )])
+            .and_then([TxnOp::put(keys::mark(&self.fleet, n), ms.to_string(), None)]);
+        let mut kv = self.client.kv_client();
+        let resp = self.bounded("writing the high-water mark", kv.txn(txn)).await?;
+        Ok(resp.succeeded())
+    }
+
+    /// Renews `lease` once: its new time-to-live, or `None` if etcd no longer has it.
+    pub(crate) async fn renew(&mut self, lease: i64) -> Result<Option<Duration>, FleetError> {
+        let mut client = self.client.lease_client();
+        let call = async {
+            let (mut keeper, mut stream) = client.keep_alive(lease).await?;
+            keeper.keep_alive().await?;
+            stream.message().await
+        };
+        match self.bounded("renewing the lease", call).await? {
+            Some(r) if r.ttl() > 0 => Ok(Some(Duration::from_secs(r.ttl() as u64))),
+            Some(_) => Ok(None),
+            None => Err(self.error("renewing the lease", "the stream closed".into())),
+        }
+    }
+
+    /// Revokes `lease`: its holder key goes at once, so the ID is free for the next
+    /// claim (its mark stays).
+    pub(crate) async fn revoke(&mut self, lease: i64) -> Result<(), FleetError> {
+        let mut client = self.client.lease_client();
+        self.bounded("revoking the lease", client.revoke(lease))
+            .await
+            .map(drop)
+    }
+}
+
+fn etcd_error(doing: &'static str, endpoints: &str, message: String) -> FleetError {
+    FleetError::Etcd {
+        doing,
+        endpoints: endpoints.to_string(),
+        message,
+    }
+}
+
+fn timed_out(t: Duration) -> String {
+    format!("no answer in {:.1} s", t.as_secs_f64())
+}

@@ -1,0 +1,467 @@
+//! A held machine ID: the claim, the background thread that renews the lease and raises
+//! the mark, and the fence every UUID passes before it is handed out.
+//!
+//! # Why two guards
+//! - **The mark** is what keeps UUIDs apart across holders. A holder hands out a UUID
+//!   only if its time is at or below the mark it has *already written* to etcd, and it
+//!   can write the mark only while etcd says it holds the ID (a transaction compares the
+//!   ID's key with its lease). The next holder takes the ID and reads the mark in one
+//!   transaction, and starts strictly above it. So even a holder that does not know it
+//!   lost the ID (cut off, or stopped) issues nothing the next holder will issue.
+//! - **The fence** stops a holder that may have lost its lease from issuing at all: the
+//!   lease's time-to-live, counted on the monotonic clock from when the last renewal was
+//!   *sent* (etcd counts from when it received it, later), less a margin for the two
+//!   clocks' rates. Past it, calls fail with [`FleetError::Fenced`] until a renewal
+//!   succeeds. This makes "never two live holders of one ID" hold for the holders
+//!   themselves, not only for their UUIDs.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use tokio::sync::Notify;
+
+use super::config::FleetConfig;
+use super::error::FleetError;
+use super::etcd::Etcd;
+use crate::generator::machine_id::MachineId;
+use crate::time::UnixTime;
+
+/// What a holder knows about its ID, for status displays.
+///
+/// ```no_run
+/// use std::sync::Arc;
+/// use uuidkit::fleet::{FleetConfig, LeasedId};
+/// let id = LeasedId::claim(&FleetConfig::new("http://127.0.0.1:2379", "web", 3)?)?;
+/// let s = id.status();
+/// println!("ID {} of {}, lease {:?} left, mark {}", s.id, 1u64 << s.bits, s.remaining, s.mark_ms);
+/// # Ok::<(), uuidkit::fleet::FleetError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LeaseStatus {
+    /// The ID.
+    pub id: u64,
+    /// Its width.
+    pub bits: u32,
+    /// The fleet.
+    pub fleet: String,
+    /// The etcd lease's ID.
+    pub lease: i64,
+    /// How long the fence stays open without another renewal; `None` once it is shut
+    /// (the lease may have expired, or is lost).
+    pub remaining: Option<Duration>,
+    /// The high-water mark written to etcd, in Unix milliseconds: nothing is handed out
+    /// stamped after it.
+    pub mark_ms: u64,
+    /// The first Unix millisecond this holder may use: one past the previous holder's
+    /// mark (0 for an ID never held).
+    pub floor_ms: u64,
+    /// How far the system clock was behind the previous holder's mark at the claim
+    /// (UUIDs then run ahead of the clock by as much until it catches up).
+    pub clock_behind: Option<Duration>,
+    /// The lease is gone for good.
+    pub lost: bool,
+}
+
+struct Shared {
+    id: MachineId,
+    fleet: String,
+    lease: i64,
+    ttl: Duration,
+    margin: Duration,
+    base: Instant,
+    /// Nanoseconds after `base` at which the fence shuts.
+    deadline: AtomicU64,
+    lost: AtomicBool,
+    /// The mark written to etcd (Unix ms).
+    mark: AtomicU64,
+    floor_ms: u64,
+    clock_behind: Option<Duration>,
+    /// The mark a caller needs, and the condition it waits on.
+    want: Mutex<u64>,
+    raised: Condvar,
+    wake: Notify,
+    stop: AtomicBool,
+    fork_generation: u64,
+}
+
+/// A machine ID held through an etcd lease, renewed in the background until it is
+/// released (or dropped). Share it (`Arc`) between the generators that stamp it.
+///
+/// ```no_run
+/// use std::sync::Arc;
+/// use uuidkit::fleet::{FleetConfig, FleetGenerator, LeasedId};
+/// use uuidkit::generator::v7::V7Method;
+/// let id = Arc::new(LeasedId::claim(&FleetConfig::new("http://127.0.0.1:2379", "web", 3)?)?);
+/// let mut g = FleetGenerator::v7(id.clone(), V7Method::Counter)?;
+/// let u = g.try_next()?;
+/// assert_eq!(u.version(), uuidkit::Version::V7);
+/// # Ok::<(), uuidkit::fleet::FleetError>(())
+/// ```
+pub struct LeasedId {
+    shared: Arc<Shared>,
+    keeper: Mutex<Option<JoinHandle<()>>>,
+}
+
+impl core::fmt::Debug for LeasedId {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("LeasedId")
+            .field("id", &self.shared.id)
+            .field("fleet", &self.shared.fleet)
+            .field("lease", &self.shared.lease)
+            .finish_non_exhaustive()
+    }
+}
+
+/// How often a claim that waits for a free ID looks again.
+const WAIT_POLL: Duration = Duration::from_millis(100);
+
+fn now_ms() -> u64 {
+    UnixTime::now().millis_since_epoch()
+}
+
+impl LeasedId {
+    /// Claims the lowest free ID of the fleet.
+    ///
+    /// Reads the fleet's keys (any key uuidkit did not write is an error, and nothing is
+    /// written), takes a lease, takes the lowest ID nobody holds in one transaction that
+    /// also reads the ID's mark, writes the first mark of its own (above the old one and
+    /// a time-to-live ahead of the clock) and starts renewing.
+    ///
+    /// # Errors
+    ///
+    /// [`FleetError::AllHeld`] when every ID is held (or
+    /// [`FleetError::WaitedTooLong`] after [`FleetConfig::with_wait`]'s wait),
+    /// [`FleetError::Etcd`] when etcd cannot be reached or refuses, and
+    /// [`FleetError::Garbage`] for a key under the fleet that uuidkit did not write.
+    pub fn claim(cfg: &FleetConfig) -> Result<LeasedId, FleetError> {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| FleetError::Etcd {
+                doing: "starting the client",
+                endpoints: cfg.endpoints_text(),
+                message: e.to_string(),
+            })?;
+        let ttl = cfg.ttl();
+        let timeout = call_timeout(ttl);
+        let (etcd, shared) = runtime.block_on(claim(cfg, timeout))?;
+        let shared = Arc::new(shared);
+        let for_keeper = Arc::clone(&shared);
+        let keeper = std::thread::Builder::new()
+            .name("uuidkit-fleet".into())
+            .spawn(move || runtime.block_on(keep(etcd, for_keeper)))
+            .map_err(|e| FleetError::Etcd {
+                doing: "starting the renewal thread",
+                endpoints: cfg.endpoints_text(),
+                message: e.to_string(),
+            })?;
+        Ok(LeasedId {
+            shared,
+            keeper: Mutex::new(Some(keeper)),
+        })
+    }
+
+    /// The ID.
+    pub fn machine_id(&self) -> MachineId {
+        self.shared.id
+    }
+
+    /// Where things stand.
+    pub fn status(&self) -> LeaseStatus {
+        let s = &self.shared;
+        let lost = s.lost.load(Ordering::Acquire);
+        let now = s.base.elapsed().as_nanos() as u64;
+        let deadline = s.deadline.load(Ordering::Acquire);
+        LeaseStatus {
+            id: s.id.value(),
+            bits: s.id.bits(),
+            fleet: s.fleet.clone(),
+            lease: s.lease,
+            remaining: (!lost && deadline > now).then(|| Duration::from_nanos(deadline - now)),
+            mark_ms: s.mark.load(Ordering::Acquire),
+            floor_ms: s.floor_ms,
+            clock_behind: s.clock_behind,
+            lost,
+        }
+    }
+
+    /// The first Unix millisecond this holder may stamp: one past the previous holder's
+    /// mark.
+    pub fn floor_ms(&self) -> u64 {
+        self.shared.floor_ms
+    }
+
+    /// Whether a UUID whose time ends in Unix millisecond `last_ms` may be handed out
+    /// now: the fence is open and the mark covers it (raising the mark first if need be,
+    /// which waits for etcd).
+    ///
+    /// # Errors
+    ///
+    /// [`FleetError::Fenced`] when the lease may have expired, [`FleetError::Lost`] when
+    /// it has, [`FleetError::Forked`] in a child process of the holder.
+    #[inline]
+    pub fn permit(&self, last_ms: u64) -> Result<(), FleetError> {
+        let s = &self.shared;
+        if crate::platform::fork_generation_relaxed() != s.fork_generation {
+            return Err(FleetError::Forked { id: s.id.value() });
+        }
+        self.open()?;
+        if last_ms <= s.mark.load(Ordering::Acquire) {
+            return Ok(());
+        }
+        self.raise(last_ms)
+    }
+
+    /// The fence: open, or why not.
+    fn open(&self) -> Result<(), FleetError> {
+        let s = &self.shared;
+        if s.lost.load(Ordering::Acquire) {
+            return Err(FleetError::Lost { id: s.id.value() });
+        }
+        let now = s.base.elapsed().as_nanos() as u64;
+        let deadline = s.deadline.load(Ordering::Acquire);
+        if now >= deadline {
+            return Err(FleetError::Fenced {
+                id: s.id.value(),
+                overdue: Duration::from_nanos(now - deadline) + s.margin,
+            });
+        }
+        Ok(())
+    }
+
+    /// Waits until the fence is open again (a renewal got through), up to `timeout`.
+    ///
+    /// # Errors
+    ///
+    /// The fence's error if it is still shut at the end, [`FleetError::Lost`] at once when
+    /// the lease is gone.
+    pub fn wait_open(&self, timeout: Duration) -> Result<(), FleetError> {
+        let end = Instant::now() + timeout;
+        loop {
+            match self.open() {
+                Ok(()) => return Ok(()),
+                Err(e @ FleetError::Lost { .. }) => return Err(e),
+                Err(e) if Instant::now() >= end => return Err(e),
+                Err(_) => {
+                    self.shared.wake.notify_one();
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+            }
+        }
+    }
+
+    #[cold]
+    fn raise(&self, last_ms: u64) -> Result<(), FleetError> {
+        let s = &self.shared;
+        let mut want = s.want.lock().unwrap_or_else(|p| p.into_inner());
+        *want = (*want).max(last_ms);
+        s.wake.notify_one();
+        let end = Instant::now() + s.ttl;
+        while s.mark.load(Ordering::Acquire) < last_ms {
+            self.open()?;
+            let left = end.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(FleetError::Fenced {
+                    id: s.id.value(),
+                    overdue: Duration::ZERO,
+                });
+            }
+            want = s
+                .raised
+                .wait_timeout(want, left.min(Duration::from_millis(50)))
+                .unwrap_or_else(|p| p.into_inner())
+                .0;
+            s.wake.notify_one();
+        }
+        Ok(())
+    }
+
+    /// Stops renewing and revokes the lease, so that the ID is free at once (its mark
+    /// stays in etcd for the next holder). Dropping the last handle does the same.
+    pub fn release(self) {
+        self.stop();
+    }
+
+    fn stop(&self) {
+        self.shared.stop.store(true, Ordering::Release);
+        self.shared.wake.notify_one();
+        let keeper = self
+            .keeper
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take();
+        // A child after fork has no keeper thread to join; its handle is the parent's.
+        if crate::platform::fork_generation_relaxed() == self.shared.fork_generation
+            && let Some(k) = keeper
+        {
+            let _ = k.join();
+        }
+    }
+}
+
+impl Drop for LeasedId {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// Each etcd call's bound: a fifth of the time-to-live, so several renewals fit in one.
+fn call_timeout(ttl: Duration) -> Duration {
+    (ttl / 5).max(Duration::from_millis(400))
+}
+
+/// The fence's margin: a fifth of the time-to-live (2 s of the default 10), for the
+/// difference between this host's and etcd's clock rates and the renewal's flight.
+fn margin(ttl: Duration) -> Duration {
+    ttl / 5
+}
+
+async fn claim(cfg: &FleetConfig, timeout: Duration) -> Result<(Etcd, Shared), FleetError> {
+    let mut etcd = Etcd::connect(cfg, timeout).await?;
+    let who = format!(
+        "pid={} host={}",
+        std::process::id(),
+        crate::host::hostname()
+    );
+    let started = Instant::now();
+    loop {
+        let scan = etcd.scan().await?;
+        let free: Vec<u64> = (0..cfg.ids())
+            .filter(|n| !scan.held.contains(n))
+            .take(64)
+            .collect();
+        if !free.is_empty() {
+            let sent = Instant::now();
+            let lease = etcd.grant(cfg.ttl()).await?;
+            for n in free {
+                if let Some(old_mark) = etcd.take(n, lease, &who).await? {
+                    let shared = start(cfg, &mut etcd, n, lease, old_mark, sent).await;
+                    return match shared {
+                        Ok(s) => Ok((etcd, s)),
+                        Err(e) => {
+                            let _ = etcd.revoke(lease).await;
+                            Err(e)
+                        }
+                    };
+                }
+            }
+            // Every free ID was taken by others in the meantime: look again.
+            let _ = etcd.revoke(lease).await;
+            continue;
+        }
+        match cfg.wait() {
+            Some(w) if started.elapsed() < w => tokio::time::sleep(WAIT_POLL).await,
+            Some(w) => {
+                return Err(FleetError::WaitedTooLong {
+                    ids: cfg.ids(),
+                    fleet: cfg.fleet().to_string(),
+                    waited: w,
+                });
+            }
+            None => {
+                return Err(FleetError::AllHeld {
+                    ids: cfg.ids(),
+                    fleet: cfg.fleet().to_string(),
+                });
+            }
+        }
+    }
+}
+
+/// The first mark of a new holder of `n`, and its state.
+async fn start(
+    cfg: &FleetConfig,
+    etcd: &mut Etcd,
+    n: u64,
+    lease: i64,
+    old_mark: Option<u64>,
+    sent: Instant,
+) -> Result<Shared, FleetError> {
+    let ttl = cfg.ttl();
+    let floor_ms = old_mark.map_or(0, |m| m.saturating_add(1));
+    let now = now_ms();
+    let clock_behind = (floor_ms > now).then(|| Duration::from_millis(floor_ms - now));
+    let mark = floor_ms.max(now) + ttl.as_millis() as u64;
+    if !etcd.write_mark(n, lease, mark).await? {
+        return Err(FleetError::Lost { id: n });
+    }
+    let base = Instant::now();
+    // The lease was granted after `sent`, so it lives at least until `sent + ttl`.
+    let deadline = (sent + ttl - margin(ttl)).saturating_duration_since(base);
+    Ok(Shared {
+        id: MachineId::new(n, cfg.bits()).map_err(|_| FleetError::BadBits {
+            bits: cfg.bits(),
+            max: 31,
+            layout: "a machine ID".into(),
+        })?,
+        fleet: cfg.fleet().to_string(),
+        lease,
+        ttl,
+        margin: margin(ttl),
+        base,
+        deadline: AtomicU64::new(deadline.as_nanos() as u64),
+        lost: AtomicBool::new(false),
+        mark: AtomicU64::new(mark),
+        floor_ms,
+        clock_behind,
+        want: Mutex::new(0),
+        raised: Condvar::new(),
+        wake: Notify::new(),
+        stop: AtomicBool::new(false),
+        fork_generation: crate::platform::fork_generation(),
+    })
+}
+
+/// The renewal loop: renews the lease every quarter of its time-to-live (and at once
+/// when a caller waits), raises the mark when it comes within half a time-to-live of
+/// the clock or a caller needs more, and revokes the lease when told to stop.
+async fn keep(mut etcd: Etcd, s: Arc<Shared>) {
+    let period = s.ttl / 4;
+    let mut last_renewal = Instant::now();
+    loop {
+        let _ = tokio::time::timeout(period, s.wake.notified()).await;
+        if s.stop.load(Ordering::Acquire) {
+            let _ = etcd.revoke(s.lease).await;
+            return;
+        }
+        let fenced = s.base.elapsed().as_nanos() as u64 >= s.deadline.load(Ordering::Acquire);
+        if last_renewal.elapsed() >= period || fenced {
+            let sent = Instant::now();
+            match etcd.renew(s.lease).await {
+                Ok(Some(ttl)) => {
+                    last_renewal = sent;
+                    let d = (sent + ttl - s.margin).saturating_duration_since(s.base);
+                    s.deadline.fetch_max(d.as_nanos() as u64, Ordering::AcqRel);
+                }
+                Ok(None) => return lose(&s),
+                // Unreachable or no quorum: try again soon; the fence shuts by itself.
+                Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
+            }
+        }
+        let want = *s.want.lock().unwrap_or_else(|p| p.into_inner());
+        let mark = s.mark.load(Ordering::Acquire);
+        let now = now_ms().max(s.floor_ms);
+        let half = s.ttl.as_millis() as u64 / 2;
+        if want > mark || mark < now + half {
+            let new = want.max(now) + s.ttl.as_millis() as u64;
+            match etcd.write_mark(s.id.value(), s.lease, new).await {
+                Ok(true) => {
+                    s.mark.fetch_max(new, Ordering::AcqRel);
+                    let _g = s.want.lock().unwrap_or_else(|p| p.into_inner());
+                    s.raised.notify_all();
+                }
+                Ok(false) => return lose(&s),
+                Err(_) => {}
+            }
+        }
+    }
+}
+
+/// The lease is gone: shut the fence for good and wake whoever waits.
+fn lose(s: &Shared) {
+    s.lost.store(true, Ordering::Release);
+    let _g = s.want.lock().unwrap_or_else(|p| p.into_inner());
+    s.raised.notify_all();
+}

@@ -1,0 +1,90 @@
+//! Where a fleet keeps its machine IDs in etcd, and what it writes there.
+//!
+//! - `/uuidkit/<fleet>/machine-id/<n>`: the holder of ID `n`, attached to its lease (so
+//!   it vanishes when the lease expires or is revoked); its value says who holds it
+//!   (`pid=… host=…`), for people.
+//! - `/uuidkit/<fleet>/machine-id/<n>/mark`: the high-water mark of ID `n`, in Unix
+//!   milliseconds (decimal ASCII), with no lease: it outlives every holder. A holder
+//!   issues nothing stamped after its mark, and raises it ahead of time; the next holder
+//!   starts strictly above it.
+
+use super::error::FleetError;
+
+/// The prefix of every key of `fleet`.
+pub(crate) fn prefix(fleet: &str) -> String {
+    format!("/uuidkit/{fleet}/machine-id/")
+}
+
+/// The holder key of ID `n`.
+pub(crate) fn holder(fleet: &str, n: u64) -> String {
+    format!("{}{n}", prefix(fleet))
+}
+
+/// The mark key of ID `n`.
+pub(crate) fn mark(fleet: &str, n: u64) -> String {
+    format!("{}{n}/mark", prefix(fleet))
+}
+
+/// What a key under the prefix is.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Entry {
+    /// A holder of ID `n`.
+    Holder(u64),
+    /// The mark of ID `n`, in Unix milliseconds.
+    Mark(u64, u64),
+}
+
+/// A key under `prefix` and its value, or the garbage error naming them.
+pub(crate) fn parse(prefix: &str, key: &[u8], value: &[u8]) -> Result<Entry, FleetError> {
+    let garbage = || FleetError::Garbage {
+        key: String::from_utf8_lossy(key).into_owned(),
+        value: String::from_utf8_lossy(&value[..value.len().min(64)]).into_owned(),
+    };
+    let rest = core::str::from_utf8(key)
+        .ok()
+        .and_then(|k| k.strip_prefix(prefix))
+        .ok_or_else(garbage)?;
+    let number = |s: &str| {
+        (!s.is_empty() && s.len() <= 20 && s.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| s.parse::<u64>().ok())
+            .flatten()
+    };
+    match rest.split_once('/') {
+        None => number(rest).map(Entry::Holder).ok_or_else(garbage),
+        Some((n, "mark")) => {
+            let n = number(n).ok_or_else(garbage)?;
+            let ms = core::str::from_utf8(value)
+                .ok()
+                .and_then(number)
+                .ok_or_else(garbage)?;
+            Ok(Entry::Mark(n, ms))
+        }
+        Some(_) => Err(garbage()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_parse_back_and_garbage_is_named() {
+        let p = prefix("web");
+        assert_eq!(holder("web", 3), "/uuidkit/web/machine-id/3");
+        assert_eq!(parse(&p, holder("web", 3).as_bytes(), b"pid=1"), Ok(Entry::Holder(3)));
+        assert_eq!(
+            parse(&p, mark("web", 3).as_bytes(), b"1700000000000"),
+            Ok(Entry::Mark(3, 1_700_000_000_000))
+        );
+        for (k, v) in [
+            ("/uuidkit/web/machine-id/3/mark", &b"soon"[..]),
+            ("/uuidkit/web/machine-id/3/mark", b""),
+            ("/uuidkit/web/machine-id/x", b""),
+            ("/uuidkit/web/machine-id/3/other", b"1"),
+            ("/uuidkit/web/machine-id/99999999999999999999999/mark", b"1"),
+        ] {
+            let e = parse(&p, k.as_bytes(), v).unwrap_err();
+            assert!(e.to_string().contains(k), "{e}");
+        }
+    }
+}
