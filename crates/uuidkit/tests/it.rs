@@ -1,7 +1,7 @@
 //! The library's integration tests: one test binary (`cargo test -p uuidkit --test it`),
 //! a module per area in the file of that name beside this one; what several modules
-//! share is in `support`, `faketime` (also the command's tests') and `db_common` (the
-//! database tests').
+//! share is in `support`, `faketime` and `etcd_cluster` (the command's tests take them too)
+//! and `db_common` (the database tests').
 //!
 //! Every test runs as a thread of this one process, beside any other test of any
 //! module. A test that needs a process of its own (one whose process-wide generators
@@ -11,6 +11,7 @@
 //! none of them changes a process-wide setting in this process. The `fork` tests fork
 //! this process while other tests' threads run, which is one of the cases they are about.
 
+mod etcd_cluster;
 mod faketime;
 mod support;
 
@@ -23,6 +24,7 @@ mod draft_generators;
 mod draft_layouts;
 mod draft_store;
 mod encodings_python;
+mod etcd_harness;
 mod fork;
 mod generators;
 mod layouts;
