@@ -84,9 +84,9 @@ pub mod collisions;
 ))]
 pub mod db;
 pub mod encoding;
+mod error;
 #[cfg(feature = "etcd")]
 pub mod fleet;
-mod error;
 #[cfg(feature = "std")]
 pub mod generator;
 #[cfg(feature = "std")]

@@ -11,7 +11,7 @@ use super::values::{
     DomainArg, FormatArg, MachineIdArg, MethodArg, NameBytes, TimeArg, daemon_path_parser,
     parse_clock_seq, parse_count, parse_custom_a, parse_custom_b, parse_custom_c, parse_domain,
     parse_layout, parse_local_id, parse_machine_id, parse_machine_id_bits, parse_name_hex,
-    parse_namespace, parse_node, parse_shards, parse_time, state_path_parser,
+    parse_namespace, parse_node, parse_seconds, parse_shards, parse_time, state_path_parser,
 };
 
 pub(super) const GEN_LONG_ABOUT: &str = "\
@@ -249,20 +249,43 @@ pub struct GenArgs {
     )]
     pub layout: Option<Layout>,
 
-    /// Machine ID in the first random bits after the counter: N or hash
+    /// Machine ID in the random bits after the counter: N, hash or etcd
     #[arg(
         long,
         value_name = "ID",
         value_parser = parse_machine_id,
-        long_help = "A machine ID in the first random bits right after the timestamp and counter\n\
-                     (the 2021 draft's Distributed UUID Generation; in gen v7, methods counter and\n\
-                     precision, rand_b's last 32 bits): a number, decimal or 0x hex, with\n\
+        long_help = "A machine ID in the random bits after the timestamp and counter (the 2021\n\
+                     draft's Distributed UUID Generation; in gen v7, methods counter and precision:\n\
+                     the head of rand_b's last 32 bits; method random: the last B bits of rand_b,\n\
+                     below its random increments): a number, decimal or 0x hex, with\n\
                      --machine-id-bits B; or 'hash': the first B bits (default 16) of SHA-256 over\n\
-                     a label, the host name, MAC and IP addresses (never a MAC address itself). At\n\
-                     least one random bit must stay: B is at most 31 for v7, and the layout's\n\
-                     random width less one for the draft layouts."
+                     a label, the host name, MAC and IP addresses (never a MAC address itself); or\n\
+                     'etcd': the lowest free ID of --fleet NAME, leased from the etcd cluster at\n\
+                     --etcd URLS for as long as the command runs (see A FLEET below). At least one\n\
+                     random bit must stay: B is at most 31 for v7, and the layout's random width\n\
+                     less one for the draft layouts."
     )]
     pub machine_id: Option<MachineIdArg>,
+
+    /// etcd endpoints for --machine-id etcd: http://HOST:PORT[,…]
+    #[arg(long, value_name = "URLS", requires = "machine_id")]
+    pub etcd: Option<String>,
+
+    /// The fleet whose IDs --machine-id etcd leases (a key segment)
+    #[arg(long, value_name = "NAME", requires = "machine_id")]
+    pub fleet: Option<String>,
+
+    /// Seconds the etcd lease lives without renewal [default: 10]
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, requires = "machine_id")]
+    pub lease_ttl: Option<std::time::Duration>,
+
+    /// Seconds to wait for a free ID when all are held [default: 0, fail at once]
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, requires = "machine_id")]
+    pub claim_wait: Option<std::time::Duration>,
+
+    /// Seconds to wait while the lease cannot be renewed before failing [default: 60]
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, requires = "machine_id")]
+    pub fence_wait: Option<std::time::Duration>,
 
     /// Width of --machine-id in bits, 1-64
     #[arg(long, value_name = "B", value_parser = parse_machine_id_bits, requires = "machine_id")]

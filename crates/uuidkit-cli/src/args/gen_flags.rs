@@ -6,7 +6,7 @@
 //! The table says which versions a flag is for and, for v8, which of its kinds
 //! ([`V8Kind`]): a v8 UUID does not say its layout, so the flags choose it, and some
 //! flags make sense in one layout only. Refusals that are about two flags together
-//! (`--shards` with `--time`, `--machine-id` with `--method random`) are not the
+//! (`--shards` with `--time`, `--machine-id etcd` with `--time`) are not the
 //! table's: they stay with the checks.
 
 use clap::Arg;
@@ -186,6 +186,46 @@ pub const GEN_FLAGS: &[GenFlag] = &[
         long: "--machine-id-bits",
         family: "--machine-id-bits",
         given: |a| a.machine_id_bits.is_some(),
+        versions: &[V7, V8],
+        v8: &[V8Kind::Draft],
+        words: "v7 and gen v8 --layout draft-*",
+    },
+    GenFlag {
+        long: "--etcd",
+        family: "--machine-id",
+        given: |a| a.etcd.is_some(),
+        versions: &[V7, V8],
+        v8: &[V8Kind::Draft],
+        words: "v7 and gen v8 --layout draft-*",
+    },
+    GenFlag {
+        long: "--fleet",
+        family: "--machine-id",
+        given: |a| a.fleet.is_some(),
+        versions: &[V7, V8],
+        v8: &[V8Kind::Draft],
+        words: "v7 and gen v8 --layout draft-*",
+    },
+    GenFlag {
+        long: "--lease-ttl",
+        family: "--machine-id",
+        given: |a| a.lease_ttl.is_some(),
+        versions: &[V7, V8],
+        v8: &[V8Kind::Draft],
+        words: "v7 and gen v8 --layout draft-*",
+    },
+    GenFlag {
+        long: "--claim-wait",
+        family: "--machine-id",
+        given: |a| a.claim_wait.is_some(),
+        versions: &[V7, V8],
+        v8: &[V8Kind::Draft],
+        words: "v7 and gen v8 --layout draft-*",
+    },
+    GenFlag {
+        long: "--fence-wait",
+        family: "--machine-id",
+        given: |a| a.fence_wait.is_some(),
         versions: &[V7, V8],
         v8: &[V8Kind::Draft],
         words: "v7 and gen v8 --layout draft-*",

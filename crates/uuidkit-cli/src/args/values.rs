@@ -252,16 +252,20 @@ pub enum MachineIdArg {
     Value(u64),
     /// Derived from a hash of the host.
     Hash,
+    /// Leased from etcd (`--etcd`, `--fleet`).
+    Etcd,
 }
 
 /// `--machine-id`: a number or `hash`.
 pub fn parse_machine_id(s: &str) -> Result<MachineIdArg, String> {
-    if s == "hash" {
-        return Ok(MachineIdArg::Hash);
+    match s {
+        "hash" => return Ok(MachineIdArg::Hash),
+        "etcd" => return Ok(MachineIdArg::Etcd),
+        _ => {}
     }
     parse_number(s)
         .map(MachineIdArg::Value)
-        .map_err(|e| format!("{e}; a machine ID is a number (decimal or 0x hex) or 'hash'"))
+        .map_err(|e| format!("{e}; a machine ID is a number (decimal or 0x hex), 'hash' or 'etcd'"))
 }
 
 /// `--machine-id-bits`: 1 to 64.
@@ -270,6 +274,14 @@ pub fn parse_machine_id_bits(s: &str) -> Result<u32, String> {
         Ok(n @ 1..=64) => Ok(n as u32),
         Ok(n) => Err(format!("a machine ID is 1 to 64 bits wide, not {n}")),
         Err(e) => Err(e),
+    }
+}
+
+/// `--lease-ttl`, `--claim-wait`, `--fence-wait`: seconds, 0 to a day.
+pub fn parse_seconds(s: &str) -> Result<std::time::Duration, String> {
+    match s.parse::<f64>() {
+        Ok(v) if (0.0..=86_400.0).contains(&v) => Ok(std::time::Duration::from_secs_f64(v)),
+        _ => Err(format!("{s:?} is not a number of seconds from 0 to 86400")),
     }
 }
 

@@ -11,9 +11,7 @@ use uuidkit::time::{GregorianTimestamp, TimeError, unix_10ns_60, unix_millis_48}
 
 use super::sources::{machine_id, node_strategy};
 use super::v8;
-use crate::args::{
-    GEN_FLAGS, GenArgs, GenFlag, GenVersion, MachineIdArg, MethodArg, TimeArg, V8Kind,
-};
+use crate::args::{GEN_FLAGS, GenArgs, GenFlag, GenVersion, MachineIdArg, TimeArg, V8Kind};
 use crate::failure::{Failure, usage_error};
 use crate::state::STATE_ENV;
 
@@ -166,6 +164,64 @@ fn conflict(message: impl std::fmt::Display) -> Failure {
     usage(ErrorKind::ArgumentConflict, message)
 }
 
+/// `--machine-id etcd` needs `--etcd`, `--fleet` and `--machine-id-bits`, and stamps live
+/// UUIDs on its own: not with `--time` (a fixed instant is not the holder's to mark), nor
+/// `--state` or `--daemon` (the leased ID and its high-water mark keep this process's
+/// UUIDs apart from every other's; a state file or daemon would only share positions
+/// among processes of one host). The flags of a lease need `--machine-id etcd`.
+fn fleet_flags(a: &GenArgs) -> Result<(), Failure> {
+    let etcd = matches!(a.machine_id, Some(MachineIdArg::Etcd));
+    let lease_flags = [
+        ("--etcd", a.etcd.is_some()),
+        ("--fleet", a.fleet.is_some()),
+        ("--lease-ttl", a.lease_ttl.is_some()),
+        ("--claim-wait", a.claim_wait.is_some()),
+        ("--fence-wait", a.fence_wait.is_some()),
+    ];
+    if !etcd {
+        if let Some((flag, _)) = lease_flags.iter().find(|(_, given)| *given) {
+            return Err(conflict(format!(
+                "{flag} applies only with --machine-id etcd, which leases the ID it is about"
+            )));
+        }
+        return Ok(());
+    }
+    for (flag, given, what) in [
+        (
+            "--etcd URLS",
+            a.etcd.is_some(),
+            "the etcd cluster to lease from",
+        ),
+        ("--fleet NAME", a.fleet.is_some(), "whose IDs to lease"),
+        (
+            "--machine-id-bits B",
+            a.machine_id_bits.is_some(),
+            "how many IDs the fleet has (2^B)",
+        ),
+    ] {
+        if !given {
+            return Err(usage(
+                ErrorKind::MissingRequiredArgument,
+                format!("--machine-id etcd needs {flag}: {what}"),
+            ));
+        }
+    }
+    for (flag, given) in [
+        ("--time", a.time.is_some()),
+        ("--state", a.state.is_some()),
+        ("--daemon", a.daemon.is_some()),
+    ] {
+        if given {
+            return Err(conflict(format!(
+                "{flag} cannot go with --machine-id etcd: the leased ID and its high-water \
+                 mark keep live UUIDs apart across hosts without a state file or daemon, and \
+                 a fixed instant is not one the lease can mark"
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// Refuses the first flag of the table ([`GEN_FLAGS`]) given where it does not apply:
 /// to the version, or to the kind of v8 the command line asks for.
 fn refuse_what_does_not_apply(a: &GenArgs) -> Result<(), Failure> {
@@ -254,18 +310,13 @@ fn validate_beyond_rfc(a: &GenArgs) -> Result<(), Failure> {
     }
     if a.machine_id.is_some() {
         // The table let it through: v7, or v8 in a draft layout.
-        if v == V7 && a.method == Some(MethodArg::Random) {
-            return Err(conflict(
-                "--machine-id does not apply to gen v7 --method random: the ID goes right \
-                 after the counter, and method random has none",
-            ));
-        }
         if matches!(a.machine_id, Some(MachineIdArg::Value(_))) && a.machine_id_bits.is_none() {
             return Err(usage(
                 ErrorKind::MissingRequiredArgument,
                 "--machine-id N needs --machine-id-bits B, its width (or give --machine-id hash)",
             ));
         }
+        fleet_flags(a)?;
         // Width and room, as errors naming the options.
         machine_id(a, v8::draft_layout(a).filter(|_| v == V8))?;
     }
@@ -314,6 +365,11 @@ mod tests {
             "--shards" => &["--shards", "2"],
             "--machine-id" => &["--machine-id", "hash"],
             "--machine-id-bits" => &["--machine-id", "hash", "--machine-id-bits", "8"],
+            "--etcd" => &["--machine-id", "etcd", "--etcd", "http://127.0.0.1:1"],
+            "--fleet" => &["--machine-id", "etcd", "--fleet", "f"],
+            "--lease-ttl" => &["--machine-id", "etcd", "--lease-ttl", "5"],
+            "--claim-wait" => &["--machine-id", "etcd", "--claim-wait", "1"],
+            "--fence-wait" => &["--machine-id", "etcd", "--fence-wait", "1"],
             "--namespace" => &["--namespace", "@dns"],
             "--name" => &["--name", "x"],
             "--time" => &["--time", "2022-02-22T14:22:22Z"],

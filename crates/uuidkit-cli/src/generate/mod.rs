@@ -9,6 +9,7 @@
 
 mod checks;
 mod emit;
+mod fleet;
 mod gregorian;
 mod sources;
 mod timed;
@@ -29,7 +30,11 @@ use GenVersion::*;
 pub fn run(a: &GenArgs, out: &mut impl Write) -> Result<Status, Failure> {
     checks::validate(a)?;
     // Asked before anything is made, so that an unreachable daemon writes no UUID.
+    // A leased machine ID keeps UUIDs apart on its own: no daemon (checks.rs refuses
+    // --daemon with it; UUIDKIT_DAEMON is set aside).
+    let leased = a.machine_id == Some(crate::args::MachineIdArg::Etcd);
     let daemon = match a.version {
+        _ if leased => None,
         V1 | V2 | V4 | V6 | V7 => crate::daemon::for_gen(a)?,
         V8 if !a.has_name() && !v8::is_stateless(a) => crate::daemon::for_gen(a)?,
         _ => None,

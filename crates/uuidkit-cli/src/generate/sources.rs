@@ -85,6 +85,11 @@ pub(super) fn machine_id(a: &GenArgs, draft: Option<Layout>) -> Result<Option<Ma
             MachineId::from_host_hash(a.machine_id_bits.unwrap_or(DEFAULT_HASH_BITS))
                 .map_err(|e| bad(&e))?
         }
+        // Its width, checked here before anything is asked of etcd; the ID comes with the
+        // lease (generate/fleet.rs).
+        Some(MachineIdArg::Etcd) => {
+            MachineId::new(0, a.machine_id_bits.unwrap_or(0)).map_err(|e| bad(&e))?
+        }
     };
     match draft {
         Some(l) => DraftGenerator::new(l)

@@ -1,17 +1,16 @@
 //! v7: a 48-bit Unix millisecond timestamp, then a counter, random bits or finer time
-//! (`--method`), and optionally a machine ID written after them (`--machine-id`).
+//! (`--method`), and optionally a machine ID (`--machine-id`, fixed or leased from etcd).
 
 use std::io::Write;
 use std::sync::Arc;
 
-use uuidkit::Uuid;
-use uuidkit::generator::machine_id::MachineId;
+use uuidkit::fleet::FleetGenerator;
 use uuidkit::generator::v7::{V7Generator, V7Method};
 use uuidkit::service::client::DaemonClient;
 
 use super::sources::machine_id;
-use super::timed;
-use crate::args::{GenArgs, MethodArg};
+use super::{fleet, timed};
+use crate::args::{GenArgs, MachineIdArg, MethodArg};
 use crate::failure::{Failure, Status};
 
 /// `gen v7`.
@@ -25,18 +24,15 @@ pub(super) fn run(
         MethodArg::Random => V7Method::Random,
         MethodArg::Precision => V7Method::Precision,
     };
-    let machine_id = machine_id(a, None)?;
-    timed::run(a, out, daemon, V7Generator::new(method), |b| {
-        stamp_v7(b, machine_id)
-    })
-}
-
-/// Writes the machine ID into each v7 UUID of a batch.
-fn stamp_v7(batch: &mut [Uuid], id: Option<MachineId>) {
-    if let Some(m) = id {
-        for u in batch {
-            // `machine_id` checked the width against v7's room.
-            *u = m.stamp_v7(*u).unwrap_or(*u);
-        }
+    if a.machine_id == Some(MachineIdArg::Etcd) {
+        return fleet::run(a, out, |id| FleetGenerator::v7(id, method));
     }
+    let mut g = V7Generator::new(method);
+    if let Some(id) = machine_id(a, None)? {
+        // `machine_id` checked the width against v7's room.
+        g = g
+            .with_machine_id(id)
+            .map_err(|e| Failure::Message(e.to_string()))?;
+    }
+    timed::run(a, out, daemon, g, |_| {})
 }

@@ -6,6 +6,7 @@
 use std::io::Write;
 use std::sync::Arc;
 
+use uuidkit::fleet::FleetGenerator;
 use uuidkit::generator::draft::DraftGenerator;
 use uuidkit::generator::v8::V8Generator;
 use uuidkit::layout::{self, Layout};
@@ -14,8 +15,8 @@ use uuidkit::service::client::DaemonClient;
 
 use super::emit::{Stopped, emit_batches};
 use super::sources::machine_id;
-use super::timed;
-use crate::args::{GenArgs, GenVersion, V8Kind};
+use super::{fleet, timed};
+use crate::args::{GenArgs, GenVersion, MachineIdArg, V8Kind};
 use crate::failure::{Failure, Status};
 
 /// The draft layout `gen v8` is to write, if it is one.
@@ -51,6 +52,9 @@ pub(super) fn run_layout(
     let Some(layout) = draft_layout(a) else {
         return run_raw(a, out);
     };
+    if a.machine_id == Some(MachineIdArg::Etcd) {
+        return fleet::run(a, out, |id| FleetGenerator::draft(id, layout));
+    }
     let id = machine_id(a, Some(layout))?;
     let bad = |e: &dyn std::fmt::Display| Failure::Message(e.to_string());
     let mut g = DraftGenerator::new(layout).map_err(|e| bad(&e))?;

@@ -177,7 +177,9 @@ fn check_endpoint(e: &str) -> Result<String, FleetError> {
                 .bytes()
                 .all(|b| b.is_ascii_alphanumeric() || b"-._".contains(&b)));
     if !host_ok {
-        return Err(bad("expected http://HOST:PORT: the host is not a name or an address"));
+        return Err(bad(
+            "expected http://HOST:PORT: the host is not a name or an address",
+        ));
     }
     match port.parse::<u16>() {
         Ok(p) if p > 0 && port.bytes().all(|b| b.is_ascii_digit()) => {}
@@ -206,7 +208,10 @@ mod tests {
             assert!(matches!(err, FleetError::BadEndpoint { .. }), "{e}");
             assert!(err.to_string().contains(e), "{err}");
         }
-        assert_eq!(FleetConfig::new(" , ", "f", 3), Err(FleetError::NoEndpoints));
+        assert_eq!(
+            FleetConfig::new(" , ", "f", 3),
+            Err(FleetError::NoEndpoints)
+        );
         for f in ["", "a/b", "..", "a b", &"x".repeat(65)] {
             assert!(matches!(
                 FleetConfig::new("http://h:1", f, 3),

@@ -106,10 +106,9 @@ impl fmt::Display for FleetError {
                 f,
                 "fleet name {fleet:?}: expected 1 to 64 of a-z, A-Z, 0-9, '-', '_', '.'"
             ),
-            FleetError::BadBits { bits, max, layout } => write!(
-                f,
-                "machine-ID width {bits}: {layout} takes 1 to {max} bits"
-            ),
+            FleetError::BadBits { bits, max, layout } => {
+                write!(f, "machine-ID width {bits}: {layout} takes 1 to {max} bits")
+            }
             FleetError::BadTtl { ttl } => write!(
                 f,
                 "lease time-to-live {:.3} s: expected 2 s to 3600 s",

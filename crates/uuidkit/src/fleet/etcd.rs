@@ -42,7 +42,7 @@ impl Etcd {
         let connect = Client::connect(cfg.endpoints(), Some(options));
         let client = match tokio::time::timeout(timeout, connect).await {
             Ok(Ok(c)) => c,
-            Ok(Err(e)) => return Err(etcd_error("connecting", &endpoints, e.to_string())),
+            Ok(Err(e)) => return Err(etcd_error("connecting", &endpoints, describe(&e))),
             Err(_) => return Err(etcd_error("connecting", &endpoints, timed_out(timeout))),
         };
         Ok(Etcd {
@@ -65,7 +65,7 @@ impl Etcd {
     ) -> Result<T, FleetError> {
         match tokio::time::timeout(self.timeout, call).await {
             Ok(Ok(t)) => Ok(t),
-            Ok(Err(e)) => Err(self.error(doing, e.to_string())),
+            Ok(Err(e)) => Err(self.error(doing, describe(&e))),
             Err(_) => Err(self.error(doing, timed_out(self.timeout))),
         }
     }
@@ -138,12 +138,12 @@ impl Etcd {
                         Ok(Entry::Mark(_, ms)) => return Ok(Some(Some(ms))),
                         // Written between the scan and the claim: give the ID back.
                         Ok(Entry::Holder(_)) | Err(_) => {
-                            let err = keys::parse(&prefix, kv.key(), kv.value())
-                                .err()
-                                .unwrap_or(FleetError::Garbage {
+                            let err = keys::parse(&prefix, kv.key(), kv.value()).err().unwrap_or(
+                                FleetError::Garbage {
                                     key: mark,
                                     value: String::new(),
-                                });
+                                },
+                            );
                             let _ = self.client.kv_client().delete(holder, None).await;
                             return Err(err);
                         }
@@ -156,7 +156,12 @@ impl Etcd {
 
     /// Writes ID `n`'s mark as `ms` if `lease` still holds the ID: `false` when it does
     /// not (the lease expired and the ID may be another's).
-    pub(crate) async fn write_mark(&mut self, n: u64, lease: i64, ms: u64) -> Result<bool, FleetError> {
+    pub(crate) async fn write_mark(
+        &mut self,
+        n: u64,
+        lease: i64,
+        ms: u64,
+    ) -> Result<bool, FleetError> {
         let txn = Txn::new()
             .when([Compare::lease(
                 keys::holder(&self.fleet, n),
@@ -165,7 +170,9 @@ impl Etcd {
             )])
             .and_then([TxnOp::put(keys::mark(&self.fleet, n), ms.to_string(), None)]);
         let mut kv = self.client.kv_client();
-        let resp = self.bounded("writing the high-water mark", kv.txn(txn)).await?;
+        let resp = self
+            .bounded("writing the high-water mark", kv.txn(txn))
+            .await?;
         Ok(resp.succeeded())
     }
 
@@ -199,6 +206,27 @@ fn etcd_error(doing: &'static str, endpoints: &str, message: String) -> FleetErr
         doing,
         endpoints: endpoints.to_string(),
         message,
+    }
+}
+
+/// The client's error in a line: a gRPC status as its code and message and the deepest
+/// cause (the operating system's word, such as "Connection refused"), not the whole
+/// chain of wrappers.
+fn describe(e: &etcd_client::Error) -> String {
+    match e {
+        etcd_client::Error::GRpcStatus(s) => {
+            let mut cause: Option<&dyn std::error::Error> = std::error::Error::source(s);
+            let mut deepest = None;
+            while let Some(c) = cause {
+                deepest = Some(c.to_string());
+                cause = c.source();
+            }
+            match deepest {
+                Some(d) => format!("{}: {} ({d})", s.code(), s.message()),
+                None => format!("{}: {}", s.code(), s.message()),
+            }
+        }
+        other => other.to_string(),
     }
 }
 

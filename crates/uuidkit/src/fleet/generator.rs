@@ -59,6 +59,14 @@ impl Clock for FloorClock {
 pub struct FleetGenerator<S> {
     inner: Timed<S, FloorClock, Csprng>,
     id: Arc<LeasedId>,
+    /// The last millisecond handed out, told to the holder when this generator goes.
+    used: u64,
+}
+
+impl<S> Drop for FleetGenerator<S> {
+    fn drop(&mut self) {
+        self.id.note_used(self.used);
+    }
 }
 
 fn no_room(e: MachineIdError, bits: u32, layout: &str) -> FleetError {
@@ -93,6 +101,7 @@ impl FleetGenerator<V7Stamp> {
         Ok(FleetGenerator {
             inner: g.with_clock(floor(&id)),
             id,
+            used: 0,
         })
     }
 }
@@ -117,6 +126,7 @@ impl FleetGenerator<DraftStamp> {
         Ok(FleetGenerator {
             inner: g.with_clock(floor(&id)),
             id,
+            used: 0,
         })
     }
 }
@@ -130,7 +140,9 @@ impl<S: Stamp> FleetGenerator<S> {
     #[inline]
     pub fn try_next(&mut self) -> Result<Uuid, FleetError> {
         let u = self.inner.next();
-        self.id.permit(self.inner.last_millis_covered())?;
+        let last = self.inner.last_millis_covered();
+        self.id.permit(last)?;
+        self.used = last;
         Ok(u)
     }
 
@@ -142,7 +154,10 @@ impl<S: Stamp> FleetGenerator<S> {
     /// As [`LeasedId::permit`]; `out` then holds nothing to hand out.
     pub fn try_fill(&mut self, out: &mut [Uuid]) -> Result<(), FleetError> {
         self.inner.fill(out);
-        self.id.permit(self.inner.last_millis_covered())
+        let last = self.inner.last_millis_covered();
+        self.id.permit(last)?;
+        self.used = last;
+        Ok(())
     }
 
     /// The held ID.

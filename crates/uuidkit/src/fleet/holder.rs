@@ -78,6 +78,10 @@ struct Shared {
     mark: AtomicU64,
     floor_ms: u64,
     clock_behind: Option<Duration>,
+    /// The latest Unix millisecond a generator handed out a UUID for (reported when it
+    /// is dropped): on release the mark comes down to it, so that a holder that ran for a
+    /// moment does not leave the next one a time-to-live ahead of the clock.
+    used: AtomicU64,
     /// The mark a caller needs, and the condition it waits on.
     want: Mutex<u64>,
     raised: Condvar,
@@ -278,8 +282,17 @@ impl LeasedId {
         Ok(())
     }
 
-    /// Stops renewing and revokes the lease, so that the ID is free at once (its mark
-    /// stays in etcd for the next holder). Dropping the last handle does the same.
+    /// Records that UUIDs up to Unix millisecond `ms` were handed out (a generator says
+    /// so when it is dropped).
+    pub(crate) fn note_used(&self, ms: u64) {
+        self.shared.used.fetch_max(ms, Ordering::AcqRel);
+    }
+
+    /// Stops renewing and revokes the lease, so that the ID is free at once. The mark
+    /// stays in etcd for the next holder, lowered first to the last millisecond a
+    /// generator of this holder used (never below the previous holder's mark): the next
+    /// holder then starts right after it rather than a time-to-live ahead. Dropping the
+    /// last handle does the same.
     pub fn release(self) {
         self.stop();
     }
@@ -287,11 +300,7 @@ impl LeasedId {
     fn stop(&self) {
         self.shared.stop.store(true, Ordering::Release);
         self.shared.wake.notify_one();
-        let keeper = self
-            .keeper
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .take();
+        let keeper = self.keeper.lock().unwrap_or_else(|p| p.into_inner()).take();
         // A child after fork has no keeper thread to join; its handle is the parent's.
         if crate::platform::fork_generation_relaxed() == self.shared.fork_generation
             && let Some(k) = keeper
@@ -406,6 +415,7 @@ async fn start(
         mark: AtomicU64::new(mark),
         floor_ms,
         clock_behind,
+        used: AtomicU64::new(0),
         want: Mutex::new(0),
         raised: Condvar::new(),
         wake: Notify::new(),
@@ -423,6 +433,17 @@ async fn keep(mut etcd: Etcd, s: Arc<Shared>) {
     loop {
         let _ = tokio::time::timeout(period, s.wake.notified()).await;
         if s.stop.load(Ordering::Acquire) {
+            let last = s
+                .used
+                .load(Ordering::Acquire)
+                .max(s.floor_ms.saturating_sub(1));
+            if last < s.mark.load(Ordering::Acquire) && !s.lost.load(Ordering::Acquire) {
+                // Fenced by the lease like every mark write: if the ID is gone, nothing
+                // is written.
+                if let Ok(true) = etcd.write_mark(s.id.value(), s.lease, last).await {
+                    s.mark.store(last, Ordering::Release);
+                }
+            }
             let _ = etcd.revoke(s.lease).await;
             return;
         }

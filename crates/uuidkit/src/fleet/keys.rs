@@ -71,7 +71,10 @@ mod tests {
     fn keys_parse_back_and_garbage_is_named() {
         let p = prefix("web");
         assert_eq!(holder("web", 3), "/uuidkit/web/machine-id/3");
-        assert_eq!(parse(&p, holder("web", 3).as_bytes(), b"pid=1"), Ok(Entry::Holder(3)));
+        assert_eq!(
+            parse(&p, holder("web", 3).as_bytes(), b"pid=1"),
+            Ok(Entry::Holder(3))
+        );
         assert_eq!(
             parse(&p, mark("web", 3).as_bytes(), b"1700000000000"),
             Ok(Entry::Mark(3, 1_700_000_000_000))

@@ -412,7 +412,11 @@ impl sealed::Stamp for V7Stamp {
                 };
                 pack(t, (v >> 62) as u16, v as u64)
             }
-            V7Method::Precision => pack(t >> 12, (t & 0xfff) as u16, ((counter as u64) << 32) | tail()),
+            V7Method::Precision => pack(
+                t >> 12,
+                (t & 0xfff) as u16,
+                ((counter as u64) << 32) | tail(),
+            ),
         }
     }
 

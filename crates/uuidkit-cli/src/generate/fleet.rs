@@ -1,0 +1,95 @@
+//! `--machine-id etcd`: claim the lowest free ID of `--fleet` from the etcd cluster at
+//! `--etcd`, stamp it into every UUID, and hand out only what the lease allows: while
+//! the lease cannot be renewed the run waits (up to `--fence-wait`), and a lease that is
+//! gone ends it with an error. The ID is released when the run ends.
+
+use std::io::Write;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use clap::error::ErrorKind;
+use uuidkit::fleet::{FleetConfig, FleetError, FleetGenerator, LeasedId};
+use uuidkit::generator::timed::Stamp;
+
+use super::emit::{Stopped, emit_batches};
+use crate::args::GenArgs;
+use crate::failure::{Failure, Status, usage_error};
+
+/// How long a run waits, without `--fence-wait`, for a lease it cannot renew.
+const DEFAULT_FENCE_WAIT: Duration = Duration::from_secs(60);
+
+/// The fleet of the flags, as a usage error naming the flag at fault.
+fn config(a: &GenArgs) -> Result<FleetConfig, Failure> {
+    let bad = |flag: &str, e: FleetError| {
+        usage_error(
+            "gen",
+            ErrorKind::ValueValidation,
+            format!("invalid value for '{flag}': {e}"),
+        )
+    };
+    // checks.rs made sure all three are there.
+    let etcd = a.etcd.as_deref().unwrap_or_default();
+    let fleet = a.fleet.as_deref().unwrap_or_default();
+    let bits = a.machine_id_bits.unwrap_or_default();
+    let mut c = FleetConfig::new(etcd, fleet, bits).map_err(|e| {
+        let flag = match e {
+            FleetError::BadFleet { .. } => "--fleet",
+            FleetError::BadBits { .. } => "--machine-id-bits",
+            _ => "--etcd",
+        };
+        bad(flag, e)
+    })?;
+    if let Some(t) = a.lease_ttl {
+        c = c.with_ttl(t).map_err(|e| bad("--lease-ttl", e))?;
+    }
+    if let Some(w) = a.claim_wait {
+        c = c.with_wait(w);
+    }
+    Ok(c)
+}
+
+/// Runs `gen` with an ID leased for the run, from the generator `make` builds on it.
+pub(super) fn run<S: Stamp>(
+    a: &GenArgs,
+    out: &mut impl Write,
+    make: impl FnOnce(Arc<LeasedId>) -> Result<FleetGenerator<S>, FleetError>,
+) -> Result<Status, Failure> {
+    let cfg = config(a)?;
+    let id = Arc::new(LeasedId::claim(&cfg).map_err(|e| Failure::Message(e.to_string()))?);
+    let s = id.status();
+    if let Some(behind) = s.clock_behind {
+        eprintln!(
+            "uuidkit: warning: machine ID {} of fleet {:?}: the clock is {:.3} s behind the \
+             previous holder's high-water mark; UUIDs run ahead of the clock until it catches up",
+            s.id,
+            s.fleet,
+            behind.as_secs_f64()
+        );
+    }
+    let mut g = make(Arc::clone(&id)).map_err(|e| Failure::Message(e.to_string()))?;
+    let fence_wait = a.fence_wait.unwrap_or(DEFAULT_FENCE_WAIT);
+    let status = emit_batches(a, out, |b| {
+        let started = Instant::now();
+        loop {
+            match g.try_fill(b) {
+                Ok(()) => return Ok(()),
+                Err(e @ FleetError::Fenced { .. }) => {
+                    // Wait for a renewal (etcd back, quorum back) within the bound.
+                    let left = fence_wait.saturating_sub(started.elapsed());
+                    if left.is_zero()
+                        || id.wait_open(left).is_err() && started.elapsed() >= fence_wait
+                    {
+                        return Err(Stopped::all(Failure::Message(e.to_string())));
+                    }
+                }
+                Err(e) => return Err(Stopped::all(Failure::Message(e.to_string()))),
+            }
+        }
+    });
+    drop(g);
+    // The last handle: the lease is revoked, so the ID is free at once.
+    if let Ok(id) = Arc::try_unwrap(id) {
+        id.release();
+    }
+    status
+}
