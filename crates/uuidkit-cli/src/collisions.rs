@@ -33,6 +33,7 @@ fn mode(a: &CollisionsArgs) -> Result<Mode, Failure> {
     }
     let machine_id = a.machine_id_bits.map(|bits| match a.machine_id.as_deref() {
         Some("hash") => MachineId::Hashed { bits },
+        Some("leased") => MachineId::Leased { bits },
         _ => MachineId::Assigned { bits },
     });
     Ok(match v {
@@ -58,6 +59,28 @@ fn mode(a: &CollisionsArgs) -> Result<Mode, Failure> {
             Some(layout) => Mode::Draft { layout, machine_id },
         },
     })
+}
+
+/// What a figure of 0 rests on, for IDs handed out distinct: the fleet never has more
+/// hosts at once than IDs, and (leased) the host taking over an ID starts above its
+/// previous holder's mark.
+fn assumption(a: &CollisionsArgs) -> Option<String> {
+    let bits = a.machine_id_bits?;
+    let ids = 1u128 << bits;
+    match a.machine_id.as_deref() {
+        Some("hash") => None,
+        Some("leased") => Some(format!(
+            "at most {ids} hosts (2^{bits}) hold IDs at once (etcd refuses, or keeps waiting, \
+             the next), each making its UUIDs through its leased ID; a host that takes over \
+             an ID starts above its previous holder's high-water mark, so the figures hold \
+             through crashes, replacements and clocks set back"
+        )),
+        _ => Some(format!(
+            "at most {ids} hosts (2^{bits}), each given an ID no other live host has (by \
+             whoever runs the fleet), and a host reusing a retired ID starts after its last \
+             UUID"
+        )),
+    }
 }
 
 /// What the random bits of a model are, in words.
@@ -124,6 +147,7 @@ pub fn run(a: &CollisionsArgs, out: &mut impl Write) -> Result<Status, Failure> 
             "model": describe(e.model),
             "expected_pairs": e.expected_pairs,
             "probability": e.probability,
+            "assumes": assumption(a),
         });
         writeln!(out, "{json}")?;
     } else {
@@ -131,6 +155,9 @@ pub fn run(a: &CollisionsArgs, out: &mut impl Write) -> Result<Status, Failure> 
         writeln!(out, "what keeps hosts apart:  {}", describe(e.model))?;
         writeln!(out, "expected colliding pairs: {}", sci(e.expected_pairs))?;
         writeln!(out, "probability of at least one: {}", sci(e.probability))?;
+        if let Some(assumes) = assumption(a) {
+            writeln!(out, "assumes: {assumes}")?;
+        }
     }
     Ok(Status::Ok)
 }

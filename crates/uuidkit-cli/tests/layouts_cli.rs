@@ -255,20 +255,26 @@ fn machine_id_errors_name_the_option() {
         2,
     );
     assert!(e.contains("at most 31 bits"), "{e}");
-    let e = fails(
-        &[
-            "gen",
-            "v7",
-            "--machine-id",
-            "1",
-            "--machine-id-bits",
-            "4",
-            "--method",
-            "random",
-        ],
-        2,
-    );
-    assert!(e.contains("method random"), "{e}");
+    // Method 2 takes one too: in the last B bits, below its random increments.
+    let uuids: Vec<u128> = ok(&[
+        "gen",
+        "v7",
+        "--machine-id",
+        "9",
+        "--machine-id-bits",
+        "4",
+        "--method",
+        "random",
+        "-n",
+        "1000",
+        "--no-state",
+    ])
+    .lines()
+    .map(|l| u128::from_str_radix(&l.replace('-', ""), 16).unwrap())
+    .collect();
+    assert_eq!(uuids.len(), 1000);
+    assert!(uuids.iter().all(|u| u & 0xf == 9));
+    assert!(uuids.windows(2).all(|w| w[0] < w[1]));
     let e = fails(
         &["gen", "v8", "--machine-id", "1", "--machine-id-bits", "4"],
         2,

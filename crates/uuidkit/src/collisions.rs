@@ -94,12 +94,22 @@ pub enum MachineId {
         /// Width of the ID.
         bits: u32,
     },
+    /// `bits` bits leased from etcd ([`crate::fleet`], feature `etcd`): distinct among
+    /// live hosts, and a host that takes over an ID starts above its previous holder's
+    /// high-water mark. Like [`Assigned`](MachineId::Assigned), it needs no more hosts at
+    /// once than there are IDs.
+    Leased {
+        /// Width of the ID.
+        bits: u32,
+    },
 }
 
 impl MachineId {
     fn bits(self) -> u32 {
         match self {
-            MachineId::Assigned { bits } | MachineId::Hashed { bits } => bits,
+            MachineId::Assigned { bits }
+            | MachineId::Hashed { bits }
+            | MachineId::Leased { bits } => bits,
         }
     }
 }
@@ -277,7 +287,7 @@ pub fn model(mode: &Mode) -> Result<Model, CollisionError> {
             bits: m.bits(),
             max: max_id,
         }),
-        Some(MachineId::Assigned { .. }) => Ok(Model::Distinct),
+        Some(MachineId::Assigned { .. } | MachineId::Leased { .. }) => Ok(Model::Distinct),
         // A shared ID (2^−m) times the bits left (b − m): as without one.
         Some(MachineId::Hashed { .. }) => Ok(Model::PerUnit {
             unit,
@@ -335,7 +345,7 @@ pub fn model(mode: &Mode) -> Result<Model, CollisionError> {
                         max: bits - 1,
                     });
                 }
-                Some(MachineId::Assigned { .. }) => Model::Distinct,
+                Some(MachineId::Assigned { .. } | MachineId::Leased { .. }) => Model::Distinct,
                 None | Some(MachineId::Hashed { .. }) => Model::Sequenced {
                     unit,
                     bits: bits.into(),
@@ -399,7 +409,7 @@ pub fn estimate(mode: &Mode, fleet: &Fleet) -> Result<Estimate, CollisionError> 
         }
         _ => None,
     };
-    if let Some(MachineId::Assigned { bits }) = id
+    if let Some(MachineId::Assigned { bits } | MachineId::Leased { bits }) = id
         && fleet.hosts > 2f64.powi(bits as i32)
     {
         return Err(CollisionError::TooFewMachineIds {

@@ -388,6 +388,7 @@ Examples:
   uuidkit collisions --version v4 --hosts 1000 --rate 1000000 --years 10
   uuidkit collisions --version v7 --method counter --hosts 10 --rate 1000 --years 1 --json
   uuidkit collisions --version v7 --machine-id-bits 10 --hosts 1000 --rate 1e6 --years 10
+  uuidkit collisions --version v7 --machine-id-bits 10 --machine-id leased --hosts 1000 --rate 1e6 --years 10
   uuidkit collisions --version v1 --node static --hosts 1000000 --rate 100 --years 10";
 
 /// What `collisions` accepts.
@@ -408,8 +409,9 @@ pub struct CollisionsArgs {
     /// v7 and v8 layouts: B bits of machine ID in place of random bits
     #[arg(long, value_name = "B", value_parser = clap::value_parser!(u32).range(1..=64))]
     pub machine_id_bits: Option<u32>,
-    /// How the hosts get their machine IDs: assigned (distinct, the default) or hash
-    #[arg(long, value_name = "HOW", value_parser = ["assigned", "hash"], requires = "machine_id_bits")]
+    /// How the hosts get their machine IDs: assigned (distinct, the default), hash, or
+    /// leased (from etcd: gen and uuidkitd --machine-id etcd)
+    #[arg(long, value_name = "HOW", value_parser = ["assigned", "hash", "leased"], requires = "machine_id_bits")]
     pub machine_id: Option<String>,
     /// Hosts generating at once
     #[arg(long, value_name = "H", value_parser = parse_figure, allow_hyphen_values = true)]
