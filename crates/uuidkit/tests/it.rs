@@ -25,6 +25,8 @@ mod draft_layouts;
 mod draft_store;
 mod encodings_python;
 mod etcd_harness;
+#[cfg(feature = "etcd")]
+mod fleet;
 mod fork;
 mod generators;
 mod layouts;

@@ -1,0 +1,309 @@
+//! Machine IDs leased from a real etcd (`uuidkit::fleet`, feature `etcd`), in this
+//! process: claims, the high-water mark between holders, the fence, a lost lease, `fork`,
+//! and bad input. The command's multi-process tests are in the uuidkit-cli crate's
+//! `fleet` module.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use uuidkit::Uuid;
+use uuidkit::fleet::{FleetConfig, FleetError, FleetGenerator, LeasedId};
+use uuidkit::generator::v7::V7Method;
+
+use crate::etcd_cluster::EtcdCluster;
+
+fn config(c: &EtcdCluster, fleet: &str, bits: u32) -> FleetConfig {
+    FleetConfig::new(&c.endpoints_arg(), fleet, bits).unwrap()
+}
+
+fn ms_of(u: Uuid) -> u64 {
+    (u.as_u128() >> 80) as u64
+}
+
+fn mark(c: &EtcdCluster, fleet: &str, n: u64) -> Option<u64> {
+    let key = format!("/uuidkit/{fleet}/machine-id/{n}/mark");
+    c.get(0, key.as_bytes())
+        .unwrap()
+        .map(|v| String::from_utf8(v).unwrap().parse().unwrap())
+}
+
+fn holder(c: &EtcdCluster, fleet: &str, n: u64) -> Option<Vec<u8>> {
+    c.get(0, format!("/uuidkit/{fleet}/machine-id/{n}").as_bytes())
+        .unwrap()
+}
+
+#[test]
+fn claims_take_the_lowest_free_ids_and_all_held_is_an_error() {
+    let c = EtcdCluster::start(1);
+    let cfg = config(&c, "lowest", 2);
+    let mut held: Vec<LeasedId> = (0..4).map(|_| LeasedId::claim(&cfg).unwrap()).collect();
+    let ids: Vec<u64> = held.iter().map(|h| h.machine_id().value()).collect();
+    assert_eq!(ids, [0, 1, 2, 3]);
+    let who = String::from_utf8(holder(&c, "lowest", 2).unwrap()).unwrap();
+    assert!(
+        who.starts_with(&format!("pid={} ", std::process::id())),
+        "{who}"
+    );
+    let e = LeasedId::claim(&cfg).unwrap_err();
+    assert_eq!(
+        e,
+        FleetError::AllHeld {
+            ids: 4,
+            fleet: "lowest".into()
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        "all 4 machine IDs of fleet \"lowest\" are held"
+    );
+    // A released ID is free at once (its key is gone with the revoked lease).
+    held.remove(1).release();
+    assert_eq!(holder(&c, "lowest", 1), None);
+    let again = LeasedId::claim(&cfg).unwrap();
+    assert_eq!(again.machine_id().value(), 1);
+}
+
+#[test]
+fn a_claim_waits_for_a_free_id_up_to_its_deadline() {
+    let c = EtcdCluster::start(1);
+    let cfg = config(&c, "wait", 1);
+    let a = LeasedId::claim(&cfg).unwrap();
+    let _b = LeasedId::claim(&cfg).unwrap();
+    let t = Instant::now();
+    let e = LeasedId::claim(&cfg.clone().with_wait(Duration::from_millis(600))).unwrap_err();
+    assert!(matches!(e, FleetError::WaitedTooLong { ids: 2, .. }), "{e}");
+    assert!(t.elapsed() >= Duration::from_millis(600));
+    let waiting = std::thread::spawn({
+        let cfg = cfg.clone().with_wait(Duration::from_secs(20));
+        move || LeasedId::claim(&cfg).map(|h| h.machine_id().value())
+    });
+    std::thread::sleep(Duration::from_millis(300));
+    let freed = a.machine_id().value();
+    a.release();
+    assert_eq!(waiting.join().unwrap().unwrap(), freed);
+}
+
+#[test]
+fn the_next_holder_of_an_id_starts_above_everything_the_last_one_made() {
+    let c = EtcdCluster::start(1);
+    let cfg = config(&c, "handover", 1);
+    let mut last = Uuid::NIL;
+    let mut seen = HashSet::new();
+    // Every v7 method and a draft layout in turn on ID 0, each holder after the last.
+    for round in 0..4 {
+        let id = Arc::new(LeasedId::claim(&cfg).unwrap());
+        assert_eq!(id.machine_id().value(), 0);
+        let status = id.status();
+        if round > 0 {
+            // The previous holder lowered its mark to what it used before it left.
+            assert_eq!(status.floor_ms, ms_of(last) + 1, "round {round}");
+        }
+        let mut batch = vec![Uuid::NIL; 20_000];
+        match round {
+            0 => FleetGenerator::v7(id.clone(), V7Method::Counter)
+                .unwrap()
+                .try_fill(&mut batch),
+            1 => FleetGenerator::v7(id.clone(), V7Method::Random)
+                .unwrap()
+                .try_fill(&mut batch),
+            2 => FleetGenerator::v7(id.clone(), V7Method::Precision)
+                .unwrap()
+                .try_fill(&mut batch),
+            _ => {
+                let mut g = FleetGenerator::v7(id.clone(), V7Method::Counter).unwrap();
+                batch.iter_mut().try_for_each(|u| {
+                    *u = g.try_next()?;
+                    Ok(())
+                })
+            }
+        }
+        .unwrap();
+        assert!(batch[0] > last, "round {round}: {} after {last}", batch[0]);
+        assert!(batch.windows(2).all(|w| w[0] < w[1]));
+        // Every UUID is at or below the mark etcd holds.
+        let m = mark(&c, "handover", 0).unwrap();
+        assert!(batch.iter().all(|u| ms_of(*u) <= m));
+        seen.extend(batch.iter().copied());
+        last = *batch.last().unwrap();
+        Arc::try_unwrap(id).unwrap().release();
+        assert_eq!(mark(&c, "handover", 0), Some(ms_of(last)));
+    }
+    assert_eq!(seen.len(), 80_000);
+}
+
+#[test]
+fn a_mark_ahead_of_the_clock_is_where_the_next_holder_starts() {
+    let c = EtcdCluster::start(1);
+    // A previous holder whose clock ran an hour ahead left this mark.
+    let ahead = uuidkit::time::UnixTime::now().millis_since_epoch() + 3_600_000;
+    c.put(
+        0,
+        b"/uuidkit/ahead/machine-id/0/mark",
+        ahead.to_string().as_bytes(),
+    )
+    .unwrap();
+    let id = Arc::new(LeasedId::claim(&config(&c, "ahead", 1)).unwrap());
+    let s = id.status();
+    assert_eq!(s.floor_ms, ahead + 1);
+    let behind = s.clock_behind.unwrap();
+    assert!(behind > Duration::from_secs(3590) && behind <= Duration::from_secs(3600));
+    let layout = "draft-v7-us".parse().unwrap();
+    let mut g = FleetGenerator::draft(id.clone(), layout).unwrap();
+    let u = g.try_next().unwrap();
+    let d = uuidkit::layout::decode_as(&u, layout).unwrap();
+    assert_eq!(d.machine_id(1).unwrap().0, 0);
+    // Above the mark, not at the clock: the holder runs ahead until the clock catches up.
+    assert!(d.time.unwrap().millis_since_epoch() > ahead);
+    assert!(id.status().mark_ms > ahead);
+}
+
+#[test]
+fn a_fenced_holder_hands_out_nothing_until_its_lease_is_renewed() {
+    let mut c = EtcdCluster::start(1);
+    let cfg = config(&c, "fence", 2)
+        .with_ttl(Duration::from_secs(2))
+        .unwrap();
+    let id = Arc::new(LeasedId::claim(&cfg).unwrap());
+    let mut g = FleetGenerator::v7(id.clone(), V7Method::Counter).unwrap();
+    let before = g.try_next().unwrap();
+    c.stop_member(0);
+    let stopped = Instant::now();
+    // The fence shuts at most TTL − TTL/5 after the last renewal was sent.
+    let fenced = loop {
+        match g.try_next() {
+            Ok(_) => assert!(stopped.elapsed() < Duration::from_secs(2), "still issuing"),
+            Err(e) => break e,
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    assert!(
+        matches!(fenced, FleetError::Fenced { id: 0, .. }),
+        "{fenced}"
+    );
+    assert!(id.status().remaining.is_none());
+    // Nothing while etcd is away.
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(matches!(g.try_next(), Err(FleetError::Fenced { .. })));
+    // etcd back (its leases come back with it, their time-to-live restarted): the
+    // next renewal opens the fence again, and the UUIDs go on in order.
+    c.start_member(0);
+    id.wait_open(Duration::from_secs(15)).unwrap();
+    let after = g.try_next().unwrap();
+    assert!(after > before);
+    assert!(id.status().remaining.is_some());
+}
+
+#[test]
+fn a_holder_whose_id_was_taken_over_stops_for_good() {
+    let c = EtcdCluster::start(1);
+    let cfg = config(&c, "taken", 1)
+        .with_ttl(Duration::from_secs(2))
+        .unwrap();
+    let id = Arc::new(LeasedId::claim(&cfg).unwrap());
+    let mut g = FleetGenerator::v7(id.clone(), V7Method::Counter).unwrap();
+    g.try_next().unwrap();
+    // Someone writes over the holder key, detaching it from the lease: the next mark
+    // write (fenced by the lease) fails, and the holder knows the ID is not its own.
+    c.put(0, b"/uuidkit/taken/machine-id/0", b"intruder")
+        .unwrap();
+    let t = Instant::now();
+    let e = loop {
+        match g.try_next() {
+            Ok(_) => assert!(t.elapsed() < Duration::from_secs(10), "never noticed"),
+            Err(e) => break e,
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(e, FleetError::Lost { id: 0 });
+    assert!(id.status().lost);
+    assert_eq!(
+        id.wait_open(Duration::from_secs(1)),
+        Err(FleetError::Lost { id: 0 })
+    );
+}
+
+#[test]
+fn a_forked_child_cannot_use_its_parents_id() {
+    use std::io::{Read, Write};
+    use std::os::unix::net::UnixStream;
+    let c = EtcdCluster::start(1);
+    let id = Arc::new(LeasedId::claim(&config(&c, "fork", 3)).unwrap());
+    let mut g = FleetGenerator::v7(id.clone(), V7Method::Counter).unwrap();
+    g.try_next().unwrap();
+    let (mut parent_end, mut child_end) = UnixStream::pair().unwrap();
+    // SAFETY: the child touches only the generator, a socket and `_exit`.
+    #[allow(unsafe_code)]
+    let pid = unsafe { libc::fork() };
+    assert!(pid >= 0, "fork failed");
+    if pid == 0 {
+        let verdict: &[u8] = match g.try_next() {
+            Err(FleetError::Forked { .. }) => b"forked",
+            Err(_) => b"other error",
+            Ok(_) => b"issued",
+        };
+        let ok = child_end.write_all(verdict).is_ok();
+        // SAFETY: ends the child without running the parent's handlers or destructors.
+        #[allow(unsafe_code)]
+        unsafe {
+            libc::_exit(if ok { 0 } else { 1 })
+        };
+    }
+    drop(child_end);
+    let mut verdict = String::new();
+    parent_end.read_to_string(&mut verdict).unwrap();
+    let mut status = 0;
+    // SAFETY: waits for the child forked above; `status` outlives the call.
+    #[allow(unsafe_code)]
+    unsafe {
+        libc::waitpid(pid, &mut status, 0)
+    };
+    assert_eq!(verdict, "forked");
+    // The parent goes on.
+    g.try_next().unwrap();
+}
+
+#[test]
+fn garbage_under_the_fleet_is_an_error_naming_it_and_nothing_is_written() {
+    let c = EtcdCluster::start(1);
+    for (fleet, key, value) in [
+        ("g1", "/uuidkit/g1/machine-id/0/mark", "soon"),
+        ("g2", "/uuidkit/g2/machine-id/zz", "x"),
+        ("g3", "/uuidkit/g3/machine-id/1/mark", ""),
+    ] {
+        c.put(0, key.as_bytes(), value.as_bytes()).unwrap();
+        let e = LeasedId::claim(&config(&c, fleet, 2)).unwrap_err();
+        assert_eq!(
+            e,
+            FleetError::Garbage {
+                key: key.into(),
+                value: value.into()
+            }
+        );
+        assert!(e.to_string().contains(key), "{e}");
+        for n in 0..4 {
+            assert_eq!(holder(&c, fleet, n), None, "{fleet}: ID {n} was claimed");
+        }
+        assert_eq!(c.get(0, key.as_bytes()).unwrap().unwrap(), value.as_bytes());
+    }
+}
+
+#[test]
+fn an_unreachable_etcd_is_an_error_naming_it() {
+    let cfg = FleetConfig::new("http://127.0.0.1:1", "nowhere", 3).unwrap();
+    let e = LeasedId::claim(&cfg).unwrap_err();
+    assert!(matches!(e, FleetError::Etcd { .. }), "{e}");
+    assert!(e.to_string().contains("http://127.0.0.1:1"), "{e}");
+}
+
+#[test]
+fn widths_the_layout_has_no_room_for_are_refused() {
+    let c = EtcdCluster::start(1);
+    // 31 bits fit v7 (every method); b1 is not a draft layout and has no machine ID.
+    let id = Arc::new(LeasedId::claim(&config(&c, "wide", 31)).unwrap());
+    assert!(FleetGenerator::v7(id.clone(), V7Method::Random).is_ok());
+    assert!(matches!(
+        FleetGenerator::draft(id.clone(), "b1".parse().unwrap()),
+        Err(FleetError::BadBits { .. })
+    ));
+}
