@@ -131,25 +131,22 @@ impl Etcd {
             return Ok(None);
         }
         let prefix = keys::prefix(&self.fleet);
-        for op in resp.op_responses() {
-            if let TxnOpResponse::Get(g) = op {
-                if let Some(kv) = g.kvs().first() {
-                    match keys::parse(&prefix, kv.key(), kv.value()) {
-                        Ok(Entry::Mark(_, ms)) => return Ok(Some(Some(ms))),
-                        // Written between the scan and the claim: give the ID back.
-                        Ok(Entry::Holder(_)) | Err(_) => {
-                            let err = keys::parse(&prefix, kv.key(), kv.value()).err().unwrap_or(
-                                FleetError::Garbage {
-                                    key: mark,
-                                    value: String::new(),
-                                },
-                            );
-                            let _ = self.client.kv_client().delete(holder, None).await;
-                            return Err(err);
-                        }
-                    }
+        let mark_kv = resp.op_responses().into_iter().find_map(|op| match op {
+            TxnOpResponse::Get(g) => g.kvs().first().cloned(),
+            _ => None,
+        });
+        if let Some(kv) = mark_kv {
+            return match keys::parse(&prefix, kv.key(), kv.value()) {
+                Ok(Entry::Mark(_, ms)) => Ok(Some(Some(ms))),
+                // Garbage written between the scan and the claim: give the ID back.
+                other => {
+                    let _ = self.client.kv_client().delete(holder, None).await;
+                    Err(other.err().unwrap_or(FleetError::Garbage {
+                        key: mark,
+                        value: String::from_utf8_lossy(kv.value()).into_owned(),
+                    }))
                 }
-            }
+            };
         }
         Ok(Some(None))
     }

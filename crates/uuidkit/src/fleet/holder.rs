@@ -10,8 +10,10 @@
 //!   lost the ID (cut off, or stopped) issues nothing the next holder will issue.
 //! - **The fence** stops a holder that may have lost its lease from issuing at all: the
 //!   lease's time-to-live, counted on the monotonic clock from when the last renewal was
-//!   *sent* (etcd counts from when it received it, later), less a margin for the two
-//!   clocks' rates. Past it, calls fail with [`FleetError::Fenced`] until a renewal
+//!   *sent* (etcd counts from when it received it, later), less a margin (a fifth of the
+//!   time-to-live) for the two clocks' rates. The clock is the kernel's coarse monotonic
+//!   one (a few nanoseconds a read, at the kernel's 1–4 ms tick, which the margin
+//!   covers many times over), read for every UUID or batch. Past it, calls fail with [`FleetError::Fenced`] until a renewal
 //!   succeeds. This makes "never two live holders of one ID" hold for the holders
 //!   themselves, not only for their UUIDs.
 
@@ -70,8 +72,7 @@ struct Shared {
     lease: i64,
     ttl: Duration,
     margin: Duration,
-    base: Instant,
-    /// Nanoseconds after `base` at which the fence shuts.
+    /// When the fence shuts, on the coarse monotonic clock (`platform::monotonic_coarse_ns`).
     deadline: AtomicU64,
     lost: AtomicBool,
     /// The mark written to etcd (Unix ms).
@@ -176,7 +177,7 @@ impl LeasedId {
     pub fn status(&self) -> LeaseStatus {
         let s = &self.shared;
         let lost = s.lost.load(Ordering::Acquire);
-        let now = s.base.elapsed().as_nanos() as u64;
+        let now = crate::platform::monotonic_coarse_ns();
         let deadline = s.deadline.load(Ordering::Acquire);
         LeaseStatus {
             id: s.id.value(),
@@ -208,6 +209,21 @@ impl LeasedId {
     #[inline]
     pub fn permit(&self, last_ms: u64) -> Result<(), FleetError> {
         let s = &self.shared;
+        // The common case in one test: the fence open (a lost lease has shut it for
+        // good: its deadline is 0), the mark covering `last_ms`, not a forked child.
+        if crate::platform::monotonic_coarse_ns() < s.deadline.load(Ordering::Acquire)
+            && last_ms <= s.mark.load(Ordering::Acquire)
+            && crate::platform::fork_generation_relaxed() == s.fork_generation
+        {
+            return Ok(());
+        }
+        self.permit_slow(last_ms)
+    }
+
+    /// [`permit`](Self::permit) when the quick test failed: which error, or raise the mark.
+    #[cold]
+    fn permit_slow(&self, last_ms: u64) -> Result<(), FleetError> {
+        let s = &self.shared;
         if crate::platform::fork_generation_relaxed() != s.fork_generation {
             return Err(FleetError::Forked { id: s.id.value() });
         }
@@ -224,7 +240,7 @@ impl LeasedId {
         if s.lost.load(Ordering::Acquire) {
             return Err(FleetError::Lost { id: s.id.value() });
         }
-        let now = s.base.elapsed().as_nanos() as u64;
+        let now = crate::platform::monotonic_coarse_ns();
         let deadline = s.deadline.load(Ordering::Acquire);
         if now >= deadline {
             return Err(FleetError::Fenced {
@@ -342,7 +358,7 @@ async fn claim(cfg: &FleetConfig, timeout: Duration) -> Result<(Etcd, Shared), F
             .take(64)
             .collect();
         if !free.is_empty() {
-            let sent = Instant::now();
+            let sent = crate::platform::monotonic_coarse_ns();
             let lease = etcd.grant(cfg.ttl()).await?;
             for n in free {
                 if let Some(old_mark) = etcd.take(n, lease, &who).await? {
@@ -386,7 +402,7 @@ async fn start(
     n: u64,
     lease: i64,
     old_mark: Option<u64>,
-    sent: Instant,
+    sent: u64,
 ) -> Result<Shared, FleetError> {
     let ttl = cfg.ttl();
     let floor_ms = old_mark.map_or(0, |m| m.saturating_add(1));
@@ -396,9 +412,8 @@ async fn start(
     if !etcd.write_mark(n, lease, mark).await? {
         return Err(FleetError::Lost { id: n });
     }
-    let base = Instant::now();
     // The lease was granted after `sent`, so it lives at least until `sent + ttl`.
-    let deadline = (sent + ttl - margin(ttl)).saturating_duration_since(base);
+    let deadline = sent.saturating_add((ttl - margin(ttl)).as_nanos() as u64);
     Ok(Shared {
         id: MachineId::new(n, cfg.bits()).map_err(|_| FleetError::BadBits {
             bits: cfg.bits(),
@@ -409,8 +424,7 @@ async fn start(
         lease,
         ttl,
         margin: margin(ttl),
-        base,
-        deadline: AtomicU64::new(deadline.as_nanos() as u64),
+        deadline: AtomicU64::new(deadline),
         lost: AtomicBool::new(false),
         mark: AtomicU64::new(mark),
         floor_ms,
@@ -447,14 +461,15 @@ async fn keep(mut etcd: Etcd, s: Arc<Shared>) {
             let _ = etcd.revoke(s.lease).await;
             return;
         }
-        let fenced = s.base.elapsed().as_nanos() as u64 >= s.deadline.load(Ordering::Acquire);
+        let fenced = crate::platform::monotonic_coarse_ns() >= s.deadline.load(Ordering::Acquire);
         if last_renewal.elapsed() >= period || fenced {
-            let sent = Instant::now();
+            let sent = crate::platform::monotonic_coarse_ns();
+            let sent_at = Instant::now();
             match etcd.renew(s.lease).await {
                 Ok(Some(ttl)) => {
-                    last_renewal = sent;
-                    let d = (sent + ttl - s.margin).saturating_duration_since(s.base);
-                    s.deadline.fetch_max(d.as_nanos() as u64, Ordering::AcqRel);
+                    last_renewal = sent_at;
+                    let d = sent.saturating_add((ttl - s.margin).as_nanos() as u64);
+                    s.deadline.fetch_max(d, Ordering::AcqRel);
                 }
                 Ok(None) => return lose(&s),
                 // Unreachable or no quorum: try again soon; the fence shuts by itself.
@@ -483,6 +498,7 @@ async fn keep(mut etcd: Etcd, s: Arc<Shared>) {
 /// The lease is gone: shut the fence for good and wake whoever waits.
 fn lose(s: &Shared) {
     s.lost.store(true, Ordering::Release);
+    s.deadline.store(0, Ordering::Release);
     let _g = s.want.lock().unwrap_or_else(|p| p.into_inner());
     s.raised.notify_all();
 }

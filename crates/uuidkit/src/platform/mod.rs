@@ -1,6 +1,7 @@
 //! The one place where uuidkit uses `unsafe`: what must talk to the CPU or the operating
 //! system below `std` — the SIMD text codec ([`simd`]), the time-stamp counter ([`tsc`])
-//! and the `fork` hooks ([`fork_generation`], [`set_fork_handlers`]). Every block carries a `// SAFETY:`
+//! the `fork` hooks ([`fork_generation`], [`set_fork_handlers`]) and the coarse monotonic
+//! clock ([`monotonic_coarse_ns`]). Every block carries a `// SAFETY:`
 //! comment; everything here is checked against a safe reference path by tests, fuzzing
 //! and Miri.
 
@@ -14,5 +15,6 @@ pub(crate) mod tsc;
 mod os;
 #[cfg(feature = "std")]
 pub(crate) use os::{
-    fork_generation, fork_generation_relaxed, has_aes_instructions, is_root, set_fork_handlers,
+    fork_generation, fork_generation_relaxed, has_aes_instructions, is_root, monotonic_coarse_ns,
+    set_fork_handlers,
 };

@@ -1,0 +1,83 @@
+//! A leased machine ID against a fixed one: v7 generation through `FleetGenerator`
+//! (fenced, under the high-water mark, renewals on their own thread) against
+//! `V7Generator::with_machine_id`, one UUID at a time and in batches of 256; and the time
+//! to claim an ID from a 3-member etcd cluster (p50, p99 over 200 claims), printed before
+//! the benchmarks. The bench starts its own etcd on loopback (Debian's etcd-server; see
+//! scripts/setup). Run with `cargo bench -p uuidkit --features etcd --bench fleet`.
+
+#[path = "../tests/etcd_cluster.rs"]
+mod etcd_cluster;
+
+use std::hint::black_box;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use criterion::{Criterion, Throughput};
+use uuidkit::Uuid;
+use uuidkit::fleet::{FleetConfig, FleetGenerator, LeasedId};
+use uuidkit::generator::machine_id::MachineId;
+use uuidkit::generator::v7::{V7Generator, V7Method};
+
+use etcd_cluster::EtcdCluster;
+
+const BATCH: usize = 256;
+
+fn claim_latency(cluster: &EtcdCluster) {
+    let cfg = FleetConfig::new(&cluster.endpoints_arg(), "bench-claim", 4).unwrap();
+    let mut times: Vec<Duration> = (0..200)
+        .map(|_| {
+            let t = Instant::now();
+            let id = LeasedId::claim(&cfg).unwrap();
+            let took = t.elapsed();
+            id.release();
+            took
+        })
+        .collect();
+    times.sort();
+    let p = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
+    println!(
+        "claim from a 3-member cluster, 200 claims: p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+        p(0.5).as_secs_f64() * 1e3,
+        p(0.99).as_secs_f64() * 1e3,
+        times.last().unwrap().as_secs_f64() * 1e3
+    );
+}
+
+fn main() {
+    let cluster = EtcdCluster::start(3);
+    claim_latency(&cluster);
+    let cfg = FleetConfig::new(&cluster.endpoints_arg(), "bench", 4).unwrap();
+    let id = Arc::new(LeasedId::claim(&cfg).unwrap());
+    let fixed = MachineId::new(id.machine_id().value(), 4).unwrap();
+
+    let mut c = Criterion::default().configure_from_args();
+    for method in V7Method::ALL {
+        let mut g = c.benchmark_group(format!("v7 {method} machine ID, one at a time"));
+        g.throughput(Throughput::Elements(1));
+        let mut own = V7Generator::new(method).with_machine_id(fixed).unwrap();
+        g.bench_function("fixed", |b| b.iter(|| black_box(own.next())));
+        let mut leased = FleetGenerator::v7(id.clone(), method).unwrap();
+        g.bench_function("leased", |b| {
+            b.iter(|| black_box(leased.try_next().unwrap()))
+        });
+        g.finish();
+
+        let mut g = c.benchmark_group(format!("v7 {method} machine ID, batches of {BATCH}"));
+        g.throughput(Throughput::Elements(BATCH as u64));
+        let mut buf = [Uuid::NIL; BATCH];
+        g.bench_function("fixed", |b| {
+            b.iter(|| {
+                own.fill(&mut buf);
+                black_box(&buf);
+            })
+        });
+        g.bench_function("leased", |b| {
+            b.iter(|| {
+                leased.try_fill(&mut buf).unwrap();
+                black_box(&buf);
+            })
+        });
+        g.finish();
+    }
+    c.final_summary();
+}
