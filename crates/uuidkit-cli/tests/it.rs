@@ -18,6 +18,7 @@ mod collisions;
 mod daemon;
 mod daemon_clock;
 mod docs;
+mod fleet;
 mod forms;
 mod gregorian_clock_end;
 mod gregorian_processes;
