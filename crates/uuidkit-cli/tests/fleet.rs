@@ -684,6 +684,13 @@ fn bad_input_is_refused_with_the_value_named_and_nothing_written() {
             40,
             "not 40",
         ),
+        // The layout has room for 39, but a leased ID is at most 31 bits everywhere.
+        (
+            ["--etcd", etcd.as_str()],
+            Draft("draft-v7-ns"),
+            39,
+            "1 to 31 bits wide",
+        ),
     ] {
         let mut c = uuidkit();
         c.args(kind.args())

@@ -88,7 +88,14 @@ pub(super) fn machine_id(a: &GenArgs, draft: Option<Layout>) -> Result<Option<Ma
         // Its width, checked here before anything is asked of etcd; the ID comes with the
         // lease (generate/fleet.rs).
         Some(MachineIdArg::Etcd) => {
-            MachineId::new(0, a.machine_id_bits.unwrap_or(0)).map_err(|e| bad(&e))?
+            let bits = a.machine_id_bits.unwrap_or(0);
+            if bits > 31 {
+                return Err(bad(&format!(
+                    "a machine ID leased from etcd is 1 to 31 bits wide (up to 2^31 hosts), \
+                     not {bits}"
+                )));
+            }
+            MachineId::new(0, bits).map_err(|e| bad(&e))?
         }
     };
     match draft {
