@@ -53,9 +53,11 @@ pub(crate) fn parse(prefix: &str, key: &[u8], value: &[u8]) -> Result<Entry, Fle
         None => number(rest).map(Entry::Holder).ok_or_else(garbage),
         Some((n, "mark")) => {
             let n = number(n).ok_or_else(garbage)?;
+            // A mark past v7's last millisecond (the year 10889) is no time uuidkit wrote.
             let ms = core::str::from_utf8(value)
                 .ok()
                 .and_then(number)
+                .filter(|ms| *ms < 1 << 48)
                 .ok_or_else(garbage)?;
             Ok(Entry::Mark(n, ms))
         }
@@ -82,6 +84,7 @@ mod tests {
         for (k, v) in [
             ("/uuidkit/web/machine-id/3/mark", &b"soon"[..]),
             ("/uuidkit/web/machine-id/3/mark", b""),
+            ("/uuidkit/web/machine-id/3/mark", b"281474976710656"),
             ("/uuidkit/web/machine-id/x", b""),
             ("/uuidkit/web/machine-id/3/other", b"1"),
             ("/uuidkit/web/machine-id/99999999999999999999999/mark", b"1"),
