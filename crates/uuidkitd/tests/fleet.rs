@@ -319,3 +319,47 @@ fn bad_fleet_flags_fail_naming_the_value() {
         assert_eq!(etcd.get(0, key.as_bytes()).unwrap(), None, "{key}");
     }
 }
+
+/// The ID's key is taken over in etcd (as when the lease expired and another host took
+/// the ID): the daemon finds its lease lost at the next mark it writes, claims the next
+/// free ID in the background, and stamps the leases with that one.
+#[test]
+fn a_lost_id_is_claimed_again() {
+    let etcd = EtcdCluster::start(1);
+    let ep = etcd.endpoints_arg();
+    let dir = TempDir::new("fleet-lost");
+    let mut args = fleet_args(&ep);
+    args[5] = "itlost".into();
+    args[7] = "2".into();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let mut d = Daemon::start(&dir.0, &args, None);
+    let c = DaemonClient::new(&d.socket);
+    let id = |c: &DaemonClient| c.status().unwrap().fleet.unwrap().id;
+    assert_eq!(id(&c), Some(0));
+    etcd.put(0, b"/uuidkit/itlost/machine-id/0", b"pid=1 host=elsewhere")
+        .unwrap();
+    let taken = Instant::now();
+    while id(&c) != Some(1) {
+        assert!(
+            taken.elapsed() < Duration::from_secs(15),
+            "no new ID 15 s after the old one was taken: {:?}",
+            c.status().unwrap().fleet
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let l = loop {
+        match v7_lease(&c) {
+            Ok(l) => break l,
+            Err(StoreError::Fenced(_)) => std::thread::sleep(Duration::from_millis(50)),
+            Err(e) => panic!("{e}"),
+        }
+    };
+    let m = l.machine_id.unwrap();
+    assert_eq!((m.value(), m.bits()), (1, 2));
+    let uuids = v7_through(&d.socket, V7Method::Counter, 10_000);
+    assert!(uuids.iter().all(|u| (u.as_u128() >> 30) & 3 == 1));
+    d.assert_running();
+    // SIGTERM: the state is saved and the ID given back at once.
+    assert!(d.terminate().success());
+    assert_eq!(etcd.get(0, b"/uuidkit/itlost/machine-id/1").unwrap(), None);
+}
