@@ -103,6 +103,19 @@ fn two_daemons_hold_ids_0_and_1_and_stamp_every_uuid() {
         "{err}"
     );
     assert!(!dir2.join("d.sock").exists());
+    // Told to wait for a free ID: it waits, then exits the same way.
+    let o = Command::new(BIN)
+        .arg("--socket")
+        .arg(dir2.join("d.sock"))
+        .arg("--state")
+        .arg(dir2.join("state"))
+        .args(fleet_args(&ep))
+        .args(["--claim-wait", "0.5"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success());
+    assert!(err.contains("none came free in 0.5 s"), "{err}");
 
     let mut ids = Vec::new();
     for d in [&d0, &d1] {
