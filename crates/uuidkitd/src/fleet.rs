@@ -99,8 +99,11 @@ impl Fleet {
         };
         // The mark must cover the lease before anyone makes a UUID of it; when it cannot
         // (etcd unreachable, the fence shut meanwhile) the positions stay unused.
-        id.permit(last_millis(req.kind, lease.end))
-            .map_err(|e| e.to_string())?;
+        let last = last_millis(req.kind, lease.end);
+        id.permit(last).map_err(|e| e.to_string())?;
+        // On release the mark comes down to what was used (never below this): the next
+        // holder starts above every lease granted.
+        id.note_used(last);
         lease.machine_id = Some(id.machine_id());
         Ok(Ok(lease))
     }

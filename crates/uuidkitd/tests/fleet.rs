@@ -372,7 +372,17 @@ fn a_lost_id_is_claimed_again() {
     let uuids = v7_through(&d.socket, V7Method::Counter, 10_000);
     assert!(uuids.iter().all(|u| (u.as_u128() >> 30) & 3 == 1));
     d.assert_running();
-    // SIGTERM: the state is saved and the ID given back at once.
+    // SIGTERM: the state is saved and the ID given back at once; its mark stays at or
+    // above every lease the daemon granted (the next holder starts above them).
+    let last_ms = uuidkit::layout::v7::decode(uuids.last().unwrap())
+        .unwrap()
+        .unix_ts_ms;
     assert!(d.terminate().success());
     assert_eq!(etcd.get(0, b"/uuidkit/itlost/machine-id/1").unwrap(), None);
+    let mark = etcd
+        .get(0, b"/uuidkit/itlost/machine-id/1/mark")
+        .unwrap()
+        .expect("the mark stays");
+    let mark: u64 = String::from_utf8(mark).unwrap().parse().unwrap();
+    assert!(mark >= last_ms, "mark {mark} below a UUID's time {last_ms}");
 }
