@@ -359,6 +359,8 @@ fn daemon_status_reports_as_json() {
             "node",
             "lead_bound_ms",
             "leads",
+            "machine_id",
+            "fleet",
         ]
         .into();
         assert_eq!(keys, expected);
@@ -373,6 +375,13 @@ fn daemon_status_reports_as_json() {
     assert_eq!(v["state"], dir.join("state").to_str().unwrap());
     assert_eq!(v["pid"], d.child.id());
     assert_eq!(v["node"], "02005e100001");
+    assert_eq!(v["fleet"], serde_json::Value::Null);
+    assert!(
+        v["machine_id"]
+            .as_str()
+            .unwrap()
+            .starts_with("none: the daemon is not in fleet mode")
+    );
     assert!(v["leases"].as_u64().unwrap() >= 1, "{v}");
     assert_eq!(v["random"], 0);
     assert_eq!(v["uuidd_requests"], 0);

@@ -26,6 +26,7 @@
 
 use std::collections::HashMap;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use uuidkit::service::protocol::{KindLead, MAX_STATUS_LEADS, max_lease_len};
@@ -125,6 +126,10 @@ pub struct Lead {
     bound: Duration,
     started: Instant,
     inner: Mutex<Inner>,
+    /// Fleet mode: the first Unix millisecond the held machine ID may stamp (0: none).
+    /// The reference time of the stamped kinds never runs below it, as if the clock had
+    /// been set back to below it (`fleet.rs`).
+    fleet_floor_ms: AtomicU64,
 }
 
 #[derive(Default)]
@@ -139,11 +144,18 @@ impl Lead {
             bound,
             started: Instant::now(),
             inner: Mutex::new(Inner::default()),
+            fleet_floor_ms: AtomicU64::new(0),
         }
     }
 
     pub fn bound(&self) -> Duration {
         self.bound
+    }
+
+    /// Fleet mode: the stamped kinds' reference time runs at or above Unix millisecond
+    /// `ms` (the floor of the machine ID held) from now on.
+    pub fn set_fleet_floor(&self, ms: u64) {
+        self.fleet_floor_ms.fetch_max(ms, Ordering::AcqRel);
     }
 
     fn bound_positions(&self, kind: GeneratorKind) -> u128 {
@@ -175,7 +187,11 @@ impl Lead {
         mono: u128,
         floor: impl FnOnce() -> Option<u128>,
     ) -> (u128, u128) {
-        let clock = clock_position(kind);
+        let mut clock = clock_position(kind);
+        let floor_ms = self.fleet_floor_ms.load(Ordering::Acquire);
+        if floor_ms > 0 && crate::fleet::stamped(kind) {
+            clock = clock.max(crate::fleet::floor_position(kind, floor_ms));
+        }
         if !inner.anchors.contains_key(&kind) && inner.anchors.len() >= MAX_TRACKED {
             inner.anchors.clear();
         }

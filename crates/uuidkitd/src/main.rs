@@ -8,6 +8,7 @@
 #![deny(unsafe_code)]
 
 mod conn;
+mod fleet;
 mod lead;
 mod listen;
 mod man;
@@ -90,6 +91,46 @@ struct Args {
     #[arg(long, value_name = "SECS", default_value_t = lead::DEFAULT_BOUND.as_secs_f64())]
     max_lead: f64,
 
+    /// Where the machine ID stamped into every v7 and draft-layout lease comes from:
+    /// `etcd`, the only source, leases one of the fleet's IDs (needs --etcd, --fleet and
+    /// --machine-id-bits). Without it, leases carry no machine ID.
+    #[arg(
+        long,
+        value_name = "SOURCE",
+        value_parser = ["etcd"],
+        requires_all = ["etcd", "fleet", "machine_id_bits"]
+    )]
+    machine_id: Option<String>,
+
+    /// etcd endpoints, comma-separated `http://HOST:PORT` (with --machine-id etcd).
+    #[arg(long, value_name = "URL[,URL…]", requires = "machine_id")]
+    etcd: Option<String>,
+
+    /// The fleet's name: the daemons that share one space of machine IDs (1 to 64 of
+    /// a-z A-Z 0-9 - _ .).
+    #[arg(long, value_name = "NAME", requires = "machine_id")]
+    fleet: Option<String>,
+
+    /// Bits of the machine ID (1 to 31): the fleet has 2^B of them, one per daemon.
+    #[arg(long, value_name = "B", requires = "machine_id")]
+    machine_id_bits: Option<u32>,
+
+    /// Seconds the etcd lease lives without a renewal (2 to 3600): a daemon that stops
+    /// frees its ID this long after its last renewal, and one cut off from etcd stops
+    /// stamping before then.
+    #[arg(
+        long,
+        value_name = "SECS",
+        default_value_t = 10,
+        requires = "machine_id"
+    )]
+    lease_ttl: u64,
+
+    /// Seconds to wait for a free machine ID when every one is held, instead of exiting
+    /// at once.
+    #[arg(long, value_name = "SECS", requires = "machine_id")]
+    claim_wait: Option<f64>,
+
     /// Print the man page uuidkitd(8), made from these definitions, and exit (for
     /// packaging: scripts/package).
     #[arg(long, hide = true)]
@@ -170,6 +211,8 @@ fn run(args: Args) -> Result<(), String> {
     refuse_newer_format(&state)?;
     let node = args.node.unwrap_or_else(uuidkit::node::host_hash_node);
     platform::raise_open_file_limit();
+    // The machine ID before any socket: a daemon that cannot hold one does not serve.
+    let fleet = claim_fleet(&args)?.map(Arc::new);
 
     let (own, uuidd) = listeners(&args)?;
     let created: Vec<PathBuf> = own
@@ -190,7 +233,18 @@ fn run(args: Args) -> Result<(), String> {
         leases: AtomicU64::new(0),
         random: AtomicU64::new(0),
         uuidd_requests: AtomicU64::new(0),
+        fleet: fleet.clone(),
     });
+    if let Some(f) = &fleet {
+        if let Some(floor) = f.floor_ms() {
+            shared.source.lead.set_fleet_floor(floor);
+        }
+        let (f, shared) = (Arc::clone(f), Arc::clone(&shared));
+        std::thread::Builder::new()
+            .name("uuidkitd-fleet".into())
+            .spawn(move || f.watch(|floor| shared.source.lead.set_fleet_floor(floor)))
+            .map_err(|e| format!("cannot start a thread: {e}"))?;
+    }
 
     for (l, protocol) in own
         .into_iter()
@@ -229,11 +283,48 @@ fn run(args: Args) -> Result<(), String> {
             .unwrap_or_else(|p| p.into_inner()),
     );
     shared.source.sync();
+    // After the state is saved: the machine ID is free for the next holder at once.
+    if let Some(f) = &shared.fleet {
+        f.release();
+    }
     for p in &created {
         let _ = std::fs::remove_file(p);
     }
     eprintln!("uuidkitd: signal {sig}: state saved, exiting");
     std::process::exit(0);
+}
+
+/// Fleet mode: checks the flags (nothing reaches etcd when one is wrong) and claims a
+/// machine ID, logging it. `None` without `--machine-id`.
+fn claim_fleet(args: &Args) -> Result<Option<fleet::Fleet>, String> {
+    let (Some(_), Some(endpoints), Some(name), Some(bits)) = (
+        &args.machine_id,
+        &args.etcd,
+        &args.fleet,
+        args.machine_id_bits,
+    ) else {
+        return Ok(None);
+    };
+    let flag = |flag: &str, e: uuidkit::fleet::FleetError| format!("{flag}: {e}");
+    let mut cfg = uuidkit::fleet::FleetConfig::new(endpoints, name, bits).map_err(|e| {
+        let which = match e {
+            uuidkit::fleet::FleetError::BadFleet { .. } => "--fleet",
+            uuidkit::fleet::FleetError::BadBits { .. } => "--machine-id-bits",
+            _ => "--etcd",
+        };
+        flag(which, e)
+    })?;
+    cfg = cfg
+        .with_ttl(Duration::from_secs(args.lease_ttl))
+        .map_err(|e| flag("--lease-ttl", e))?;
+    if let Some(w) = args.claim_wait {
+        cfg = cfg.with_wait(seconds("claim-wait", w)?);
+    }
+    let f = fleet::Fleet::claim(cfg.clone()).map_err(|e| format!("--machine-id etcd: {e}"))?;
+    if let Some(id) = f.current() {
+        fleet::log_held(&id, &cfg);
+    }
+    Ok(Some(f))
 }
 
 /// Refuses to start on a state file in a newer format, before any socket is bound.

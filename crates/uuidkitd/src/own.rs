@@ -7,7 +7,7 @@ use uuidkit::service::protocol::{
     HEADER_LEN, Header, MAX_REQUEST_BODY, ProtocolError, Reply, Request, StatusReport,
     WireLeaseRequest, status,
 };
-use uuidkit::store::StoreError;
+use uuidkit::store::{Lease, LeaseRequest, StoreError};
 
 use crate::conn::{read_full, write_reply};
 use crate::lead;
@@ -110,21 +110,9 @@ fn answer(req: &Request, shared: &Shared, uid: u32) -> Reply {
         };
     }
     match req {
-        Request::Lease(l) => match shared
-            .source
-            .lease_bounded(&l.to_lease_request(), uid, false)
-        {
-            Ok(lease) => {
-                shared.leases.fetch_add(1, Ordering::Relaxed);
-                Reply::Lease(lease)
-            }
-            Err(Denied::Later(wait)) => Reply::Later {
-                // Rounded up: asked again after this, the lease fits.
-                wait_ms: u64::try_from(wait.as_nanos().div_ceil(1_000_000)).unwrap_or(u64::MAX),
-            },
-            Err(Denied::Store(StoreError::Ahead { start })) => Reply::Ahead { start },
-            Err(Denied::Store(StoreError::Exhausted)) => Reply::Exhausted,
-            Err(Denied::Store(e)) => Reply::Unavailable(e.to_string()),
+        Request::Lease(l) => match lease(shared, &l.to_lease_request(), uid) {
+            Err(fenced) => Reply::Fenced(fenced),
+            Ok(r) => lease_reply(shared, r),
         },
         Request::Random { count } => {
             shared
@@ -145,14 +133,43 @@ fn answer(req: &Request, shared: &Shared, uid: u32) -> Reply {
             node: shared.node,
             lead_bound_ns: u64::try_from(shared.source.lead.bound().as_nanos()).unwrap_or(u64::MAX),
             leads: shared.source.lead.report(),
+            fleet: shared.fleet.as_ref().map(|f| f.report()),
         }),
+    }
+}
+
+/// A lease within the bound; in fleet mode, for v7 and the draft layouts, stamped with
+/// the machine ID, or `Err` (the text of a `FENCED` reply) when the ID is not held for
+/// sure (`fleet.rs`).
+fn lease(shared: &Shared, req: &LeaseRequest, uid: u32) -> Result<Result<Lease, Denied>, String> {
+    match &shared.fleet {
+        Some(fleet) if crate::fleet::stamped(req.kind) => {
+            fleet.grant(req, |r| shared.source.lease_bounded(r, uid, false))
+        }
+        _ => Ok(shared.source.lease_bounded(req, uid, false)),
+    }
+}
+
+fn lease_reply(shared: &Shared, r: Result<Lease, Denied>) -> Reply {
+    match r {
+        Ok(lease) => {
+            shared.leases.fetch_add(1, Ordering::Relaxed);
+            Reply::Lease(lease)
+        }
+        Err(Denied::Later(wait)) => Reply::Later {
+            // Rounded up: asked again after this, the lease fits.
+            wait_ms: u64::try_from(wait.as_nanos().div_ceil(1_000_000)).unwrap_or(u64::MAX),
+        },
+        Err(Denied::Store(StoreError::Ahead { start })) => Reply::Ahead { start },
+        Err(Denied::Store(StoreError::Exhausted)) => Reply::Exhausted,
+        Err(Denied::Store(e)) => Reply::Unavailable(e.to_string()),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use uuidkit::store::{GeneratorKind, LeaseRequest, StateStore};
+    use uuidkit::store::{GeneratorKind, StateStore};
 
     fn temp_state(name: &str) -> std::path::PathBuf {
         let dir = std::env::temp_dir().join(format!("uuidkitd-own-{name}-{}", std::process::id()));

@@ -3,12 +3,14 @@
 //! both protocols and the accept loop that dispatches to them take it from below,
 //! rather than the protocols reaching up into the server.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize};
 use std::time::Instant;
 
 use uuidkit::NodeId;
 
 use crate::conn::Limits;
+use crate::fleet::Fleet;
 use crate::source::Source;
 
 /// What every connection thread shares.
@@ -24,4 +26,6 @@ pub struct Shared {
     pub leases: AtomicU64,
     pub random: AtomicU64,
     pub uuidd_requests: AtomicU64,
+    /// Fleet mode (`--machine-id etcd`): the machine ID held.
+    pub fleet: Option<Arc<Fleet>>,
 }

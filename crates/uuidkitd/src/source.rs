@@ -185,6 +185,7 @@ impl Source {
                     end,
                     clock_seq: g.clock_seq,
                     warning: None,
+                    machine_id: None,
                 });
             }
         }
@@ -259,6 +260,7 @@ impl Source {
         Ok(Lease {
             end,
             warning: None,
+            machine_id: None,
             ..lease
         })
     }

@@ -8,9 +8,12 @@
 //! by one test only (`uuidd::libuuid_clients_get_the_daemons_v1_uuids`).
 
 mod common;
+#[path = "../../uuidkit/tests/etcd_cluster.rs"]
+mod etcd_cluster;
 
 mod activation;
 mod concurrent;
+mod fleet;
 mod hostile;
 mod lead;
 mod newer_state;

@@ -299,8 +299,9 @@ impl LeasedId {
     }
 
     /// Records that UUIDs up to Unix millisecond `ms` were handed out (a generator says
-    /// so when it is dropped).
-    pub(crate) fn note_used(&self, ms: u64) {
+    /// so when it is dropped; a daemon in fleet mode for every lease it grants): on
+    /// release the mark comes down no lower than this.
+    pub fn note_used(&self, ms: u64) {
         self.shared.used.fetch_max(ms, Ordering::AcqRel);
     }
 

@@ -242,6 +242,20 @@ impl sealed::Stamp for DraftStamp {
         (ns.max(0) / 1_000_000) as u64
     }
 
+    fn machine_id(&self) -> Option<MachineId> {
+        self.machine_id
+    }
+
+    fn adopt_machine_id(&mut self, id: MachineId) -> Option<u32> {
+        if id
+            .check_room(self.layout.random_bits(), self.layout.name())
+            .is_ok()
+        {
+            self.machine_id = Some(id);
+        }
+        None
+    }
+
     fn pack(&self, (units, sequence): (u64, u128), rng: &mut impl RngCore) -> Uuid {
         // Past the layout's last unit only at the very end of its range (see the
         // guarantees): stay on it rather than wrap.

@@ -16,6 +16,7 @@
 
 use std::sync::Arc;
 
+use super::machine_id::MachineId;
 use crate::layout::ClockSequence;
 use crate::store::{GeneratorKind, LeaseRequest, LeaseSource, Outcome, StoreError, StoreWarning};
 
@@ -68,6 +69,9 @@ pub(crate) struct StoreLink {
     fork_generation: u64,
     warnings: Vec<StoreWarning>,
     failed: bool,
+    /// The machine ID the last lease brought (a daemon in fleet mode), kept until a
+    /// lease brings another.
+    machine_id: Option<MachineId>,
 }
 
 impl core::fmt::Debug for StoreLink {
@@ -90,6 +94,7 @@ impl StoreLink {
             fork_generation: crate::platform::fork_generation(),
             warnings: Vec::new(),
             failed: false,
+            machine_id: None,
         }
     }
 
@@ -97,6 +102,11 @@ impl StoreLink {
     /// positions it makes from then on are not recorded anywhere.
     pub(crate) fn active(&self) -> bool {
         !self.failed
+    }
+
+    /// The machine ID the leases bring (the last one that brought any).
+    pub(crate) fn machine_id(&self) -> Option<MachineId> {
+        self.machine_id
     }
 
     /// The warnings since the last call.
@@ -186,11 +196,25 @@ impl StoreLink {
                     self.warnings.push(w);
                 }
                 self.block = Some((lease.start, lease.end, clock));
+                if lease.machine_id.is_some() {
+                    self.machine_id = lease.machine_id;
+                }
                 Admit::Use(lease.start, lease.clock_seq)
             }
             Err(StoreError::Ahead { start }) => Admit::Ahead(start),
             Err(StoreError::Exhausted) => Admit::Exhausted,
             Err(StoreError::Unavailable(w)) => {
+                self.warnings.push(w);
+                self.failed = true;
+                self.block = None;
+                Admit::Fallback
+            }
+            // A daemon in fleet mode that cannot vouch for its machine ID (the client
+            // asked again for a while first): the generator goes on in memory, as for a
+            // daemon that cannot be reached, and the warning names the fence. Its UUIDs
+            // keep the last ID it was given, no longer fenced: unique by their random
+            // bits, as any in-memory generator's.
+            Err(StoreError::Fenced(w)) => {
                 self.warnings.push(w);
                 self.failed = true;
                 self.block = None;

@@ -170,6 +170,32 @@ impl Monotonic {
         self.lease(link, kind, out, now, rng)
     }
 
+    /// Whether `out` lies in the leased block (the store path's fast test).
+    #[inline(always)]
+    pub(crate) fn in_block(&self, out: (u64, u128)) -> bool {
+        matches!(self.block_last, Some(last) if out <= last)
+    }
+
+    /// Goes on from the admitted `out` with a counter `counter_bits` wide (v7 Method 2
+    /// when a lease brings a machine ID, kept below its random value): the same position,
+    /// its bits below drawn afresh, and the block's last key in the new width.
+    pub(crate) fn rewidth(
+        &mut self,
+        counter_bits: u32,
+        out: (u64, u128),
+        link: &StoreLink,
+        rng: &mut impl RngCore,
+    ) -> (u64, u128) {
+        if counter_bits == self.counter_bits {
+            return out;
+        }
+        let p = self.position(out.0, out.1);
+        self.counter_bits = counter_bits;
+        let resumed = self.resume_at(p, rng);
+        self.block_last = link.block().map(|(_, end)| self.last_key(end));
+        resumed
+    }
+
     /// The (timestamp, counter) of `position`, with `low` in the counter bits below it:
     /// the inverse of [`position`](Self::position).
     fn key(&self, position: u128, low: u128) -> (u64, u128) {

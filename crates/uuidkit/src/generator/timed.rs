@@ -45,6 +45,7 @@ pub(crate) mod sealed {
     use rand_core::RngCore;
 
     use crate::generator::leased::BlockSizes;
+    use crate::generator::machine_id::MachineId;
     use crate::store::GeneratorKind;
     use crate::time::UnixTime;
     use crate::uuid::Uuid;
@@ -69,6 +70,17 @@ pub(crate) mod sealed {
         /// millisecond its unit ends in): a fleet's high-water mark is kept in
         /// milliseconds, and a UUID is under it only if its whole unit is.
         fn last_millis(&self, units: u64) -> u64;
+        /// The machine ID written into every UUID, if any.
+        fn machine_id(&self) -> Option<MachineId> {
+            None
+        }
+        /// Writes `id` (brought by a lease from a daemon in fleet mode) into every UUID
+        /// from now on; `Some(bits)` when the state's counter must become `bits` wide for
+        /// it (v7 Method 2, whose random value makes room below itself). A version
+        /// without room for machine IDs ignores it.
+        fn adopt_machine_id(&mut self, _id: MachineId) -> Option<u32> {
+            None
+        }
     }
 }
 
@@ -231,15 +243,35 @@ impl<S: Stamp, C: Clock, R: RngCore> Timed<S, C, R> {
     fn next_at(&mut self, now: UnixTime) -> Uuid {
         let units = self.stamp.units(now);
         let out = self.state.next(units, &mut self.rng);
-        let out = match &mut self.store {
+        let out = match &self.store {
             None => out,
-            Some(link) => {
-                let clock = self.stamp.lease_clock(units, out);
-                self.state
-                    .admit(link, self.stamp.kind(), out, clock, &mut self.rng)
-            }
+            Some(_) if self.state.in_block(out) => out,
+            Some(_) => self.admit_past_block(units, out),
         };
         self.stamp.pack(out, &mut self.rng)
+    }
+
+    /// Admits an output past the leased block: a new lease, and the machine ID it brings
+    /// (a daemon in fleet mode) written into every UUID from then on.
+    #[cold]
+    #[inline(never)]
+    fn admit_past_block(&mut self, units: u64, out: (u64, u128)) -> (u64, u128) {
+        let Some(link) = &mut self.store else {
+            return out;
+        };
+        let clock = self.stamp.lease_clock(units, out);
+        let out = self
+            .state
+            .admit(link, self.stamp.kind(), out, clock, &mut self.rng);
+        match link.machine_id() {
+            Some(id) if Some(id) != self.stamp.machine_id() => {
+                match self.stamp.adopt_machine_id(id) {
+                    Some(bits) => self.state.rewidth(bits, out, link, &mut self.rng),
+                    None => out,
+                }
+            }
+            _ => out,
+        }
     }
 }
 
@@ -247,5 +279,113 @@ impl<S: Stamp, C: Clock, R: RngCore> Iterator for Timed<S, C, R> {
     type Item = Uuid;
     fn next(&mut self) -> Option<Uuid> {
         Some(Timed::next(self))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+    use std::time::Duration;
+
+    use super::*;
+    use crate::generator::draft::DraftGenerator;
+    use crate::generator::machine_id::MachineId;
+    use crate::generator::v7::{V7Generator, V7Method};
+    use crate::store::{Lease, LeaseRequest, MemoryStorage, StateStore, StoreError};
+
+    /// A state store whose leases bring a machine ID, as a daemon in fleet mode's do.
+    #[derive(Debug)]
+    struct Fleet {
+        store: StateStore,
+        id: Mutex<Option<MachineId>>,
+    }
+
+    impl LeaseSource for Fleet {
+        fn lease(&self, req: &LeaseRequest) -> Result<Lease, StoreError> {
+            let mut l = self.store.lease(req)?;
+            l.machine_id = *self.id.lock().unwrap();
+            Ok(l)
+        }
+    }
+
+    /// UUIDs before the leases bring an ID carry none; once a lease brings one, every UUID
+    /// carries it where the method (or layout) puts a machine ID, and the generator's
+    /// UUIDs stay strictly increasing and unique across the change (Method 2 narrows its
+    /// random value to make room below it).
+    #[test]
+    fn an_id_a_lease_brings_is_stamped_into_every_uuid() {
+        let id = MachineId::new(5, 3).unwrap();
+        let v7_tail = |u: &Uuid| ((u.as_u128() >> 29) & 7) as u64;
+        let v7_last = |u: &Uuid| (u.as_u128() & 7) as u64;
+        let draft_tail = |u: &Uuid| ((u.as_u128() >> 59) & 7) as u64;
+        type Make = Box<dyn Fn(Arc<Fleet>) -> Box<dyn FnMut(&mut [Uuid]) -> Vec<StoreWarning>>>;
+        type IdOf<'a> = &'a dyn Fn(&Uuid) -> u64;
+        let cases: Vec<(&str, Make, IdOf)> = vec![
+            (
+                "v7 counter",
+                Box::new(|f| {
+                    let mut g = V7Generator::new(V7Method::Counter).with_store(f);
+                    Box::new(move |out| {
+                        g.fill(out);
+                        g.take_store_warnings()
+                    })
+                }),
+                &v7_tail,
+            ),
+            (
+                "v7 precision",
+                Box::new(|f| {
+                    let mut g = V7Generator::new(V7Method::Precision).with_store(f);
+                    Box::new(move |out| {
+                        g.fill(out);
+                        g.take_store_warnings()
+                    })
+                }),
+                &v7_tail,
+            ),
+            (
+                "v7 random",
+                Box::new(|f| {
+                    let mut g = V7Generator::new(V7Method::Random).with_store(f);
+                    Box::new(move |out| {
+                        g.fill(out);
+                        g.take_store_warnings()
+                    })
+                }),
+                &v7_last,
+            ),
+            (
+                "draft-v7-ms",
+                Box::new(|f| {
+                    let mut g = DraftGenerator::new("draft-v7-ms".parse().unwrap())
+                        .unwrap()
+                        .with_store(f);
+                    Box::new(move |out| {
+                        g.fill(out);
+                        g.take_store_warnings()
+                    })
+                }),
+                &draft_tail,
+            ),
+        ];
+        for (name, make, id_of) in cases {
+            let fleet = Arc::new(Fleet {
+                store: StateStore::with_storage(Box::new(MemoryStorage::new())),
+                id: Mutex::new(None),
+            });
+            let mut fill = make(fleet.clone());
+            let mut before = vec![Uuid::NIL; 1000];
+            assert!(fill(&mut before).is_empty());
+            *fleet.id.lock().unwrap() = Some(id);
+            // A new millisecond: a new lease, which brings the ID.
+            std::thread::sleep(Duration::from_millis(3));
+            let mut after = vec![Uuid::NIL; 20_000];
+            for chunk in after.chunks_mut(500) {
+                assert!(fill(chunk).is_empty());
+            }
+            assert!(after.iter().all(|u| id_of(u) == 5), "{name}");
+            let all: Vec<Uuid> = before.iter().chain(&after).copied().collect();
+            assert!(all.windows(2).all(|w| w[0] < w[1]), "{name}: not ordered");
+        }
     }
 }

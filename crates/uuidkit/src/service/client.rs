@@ -25,6 +25,17 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(5);
 /// long would be worse than the warning.
 pub const MAX_LATER_WAIT: Duration = Duration::from_secs(2);
 
+/// How long [`DaemonClient`]'s [`LeaseSource::lease`] keeps asking a daemon in fleet mode
+/// that answers `FENCED` (its etcd lease may have expired, or it is claiming another
+/// machine ID), every [`FENCED_POLL`], before it gives up with [`StoreError::Fenced`]: 2 s.
+/// A daemon whose renewal got through late is open again within this; one cut off from
+/// etcd for longer is not waited for (the generator goes on in memory, with a warning
+/// that names the fence).
+pub const MAX_FENCED_WAIT: Duration = Duration::from_secs(2);
+
+/// How often [`DaemonClient`]'s [`LeaseSource::lease`] asks again after `FENCED`.
+pub const FENCED_POLL: Duration = Duration::from_millis(100);
+
 /// Why a request to the daemon failed.
 ///
 /// ```
@@ -241,6 +252,11 @@ impl DaemonClient {
             Reply::Ahead { start } => Ok(Err(StoreError::Ahead { start })),
             Reply::Exhausted => Ok(Err(StoreError::Exhausted)),
             Reply::Unavailable(m) => Ok(Err(StoreError::Unavailable(self.warning(&m)))),
+            Reply::Fenced(m) => Ok(Err(StoreError::Fenced(StoreWarning::new(
+                &self.path,
+                Problem::Fenced { message: m },
+                Outcome::InMemory,
+            )))),
             Reply::Later { wait_ms } => Err(ClientError::Later {
                 wait: Duration::from_millis(wait_ms),
             }),
@@ -338,11 +354,21 @@ impl LeaseSource for DaemonClient {
     /// The daemon's lease. Told `LATER`, it waits as long as the daemon says and asks
     /// again, up to [`MAX_LATER_WAIT`] in all; past that, the lease fails with
     /// [`StoreError::Unavailable`] (the generator goes on in memory and warns) rather
-    /// than stalling the caller for as long as someone pushed the kind ahead.
+    /// than stalling the caller for as long as someone pushed the kind ahead. Told
+    /// `FENCED` (a daemon in fleet mode that does not hold its machine ID for sure), it
+    /// asks again every [`FENCED_POLL`] for up to [`MAX_FENCED_WAIT`]; past that, the
+    /// lease fails with [`StoreError::Fenced`], whose warning names the fence.
     fn lease(&self, req: &LeaseRequest) -> Result<Lease, StoreError> {
         let mut waited = Duration::ZERO;
+        let mut fenced = Duration::ZERO;
         loop {
             match self.lease_from_daemon(req) {
+                // The daemon may hold its machine ID again in a moment (a renewal that
+                // got through late): ask again, for a while.
+                Ok(Err(StoreError::Fenced(_))) if fenced < MAX_FENCED_WAIT => {
+                    std::thread::sleep(FENCED_POLL);
+                    fenced += FENCED_POLL;
+                }
                 Ok(r) => return r,
                 Err(ClientError::Later { wait }) if waited + wait <= MAX_LATER_WAIT => {
                     // At least a millisecond, so that a reply of 0 cannot spin.
@@ -409,6 +435,7 @@ mod tests {
             end: (1 << 50) + 15,
             clock_seq: None,
             warning: None,
+            machine_id: None,
         };
         let (path, t) = fake_daemon(
             "later",

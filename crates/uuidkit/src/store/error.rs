@@ -31,6 +31,11 @@ pub enum StoreError {
     /// The state file cannot be locked, read or written; the warning says why. The caller
     /// goes on in memory.
     Unavailable(StoreWarning),
+    /// A daemon in fleet mode (`uuidkitd --machine-id etcd`) cannot stamp leases with a
+    /// machine ID now (its etcd lease may have expired, or it is claiming another ID):
+    /// nothing was granted; the warning ([`Problem::Fenced`]) says why. The daemon may
+    /// grant the same request again once it holds its ID.
+    Fenced(StoreWarning),
     /// The state file's header names a format version newer than this library reads:
     /// a newer uuidkit wrote it. Nothing was granted and nothing was written: the file is
     /// left byte for byte as it was, since rewriting it in this version would lose the
@@ -65,7 +70,7 @@ impl StoreError {
     pub fn warning(&self, outcome: Outcome) -> Option<StoreWarning> {
         match self {
             StoreError::Ahead { .. } | StoreError::Exhausted => None,
-            StoreError::Unavailable(w) => {
+            StoreError::Unavailable(w) | StoreError::Fenced(w) => {
                 Some(StoreWarning::new(w.path(), w.problem().clone(), outcome))
             }
             StoreError::NewerFormat {
@@ -92,7 +97,7 @@ impl fmt::Display for StoreError {
                 "the next free position, {start}, is further ahead than the generator accepts"
             ),
             StoreError::Exhausted => f.write_str("every position of this generator is used"),
-            StoreError::Unavailable(w) => w.fmt(f),
+            StoreError::Unavailable(w) | StoreError::Fenced(w) => w.fmt(f),
             StoreError::NewerFormat {
                 path,
                 found,
@@ -181,6 +186,12 @@ pub enum Problem {
         /// How long the store waited.
         timeout: Duration,
     },
+    /// The daemon leasing the positions is in fleet mode and does not hold its machine
+    /// ID for sure now (its etcd lease may have expired, or it is claiming another).
+    Fenced {
+        /// The daemon's message.
+        message: String,
+    },
 }
 
 impl Problem {
@@ -258,6 +269,9 @@ impl fmt::Display for Problem {
             Problem::Io {
                 action, message, ..
             } => write!(f, "cannot {action}: {message}"),
+            Problem::Fenced { message } => {
+                write!(f, "the daemon's machine ID is fenced: {message}")
+            }
             Problem::LockTimeout { timeout } => write!(
                 f,
                 "another process has held the lock file for longer than {timeout:?}"

@@ -5,6 +5,7 @@ use core::fmt;
 
 use super::error::{StoreError, StoreWarning};
 use super::kind::GeneratorKind;
+use crate::generator::machine_id::MachineId;
 use crate::layout::ClockSequence;
 
 /// What a generator asks of [`StateStore::lease`](crate::store::StateStore::lease).
@@ -69,7 +70,7 @@ impl LeaseRequest {
 /// let store = StateStore::with_storage(Box::new(MemoryStorage::new()));
 /// let lease = store.lease(&LeaseRequest::new(GeneratorKind::V7, 0, 10, 5))?;
 /// assert_eq!((lease.start, lease.end, lease.len()), (10, 14, 5));
-/// assert!(lease.warning.is_none() && lease.clock_seq.is_none());
+/// assert!(lease.warning.is_none() && lease.clock_seq.is_none() && lease.machine_id.is_none());
 /// # Ok::<(), uuidkit::store::StoreError>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -82,6 +83,11 @@ pub struct Lease {
     pub clock_seq: Option<ClockSequence>,
     /// The file was damaged and has been rewritten; generation goes on. Show it once.
     pub warning: Option<StoreWarning>,
+    /// The machine ID every UUID made from this lease must carry: set by a daemon in
+    /// fleet mode (`uuidkitd --machine-id etcd`) for v7 and the draft layouts, whose
+    /// generators then write it where [`V7Method`](crate::generator::v7::V7Method) (or
+    /// the layout) puts a machine ID. `None` from a state file and from any other daemon.
+    pub machine_id: Option<MachineId>,
 }
 
 impl Lease {

@@ -281,6 +281,7 @@ impl StateStore {
             end,
             clock_seq,
             warning,
+            machine_id: None,
         })
     }
 

@@ -426,4 +426,18 @@ impl sealed::Stamp for V7Stamp {
             _ => units,
         }
     }
+
+    fn machine_id(&self) -> Option<MachineId> {
+        self.machine_id
+    }
+
+    fn adopt_machine_id(&mut self, id: MachineId) -> Option<u32> {
+        if id.check_room(MachineId::V7_RANDOM_BITS, "v7").is_err() {
+            return None;
+        }
+        self.machine_id = Some(id);
+        // Method 2 keeps the ID below a random value 74 − B bits wide, as
+        // `with_machine_id` makes it; the other methods' state does not change.
+        (self.method == V7Method::Random).then(|| 74 - id.bits())
+    }
 }

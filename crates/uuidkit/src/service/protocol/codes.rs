@@ -36,6 +36,11 @@ pub mod status {
     /// allows, or than the asking user's share of it: asked again after the wait the
     /// body gives, it can be granted. Added to version 1 (see `docs/protocol.md`).
     pub const LATER: u8 = 4;
+    /// A daemon in fleet mode (`uuidkitd --machine-id etcd`) cannot stamp the lease with
+    /// a machine ID it holds for sure now: its etcd lease may have expired (fenced), is
+    /// lost, or it is claiming a new ID. Not fatal: the connection stays open, and the
+    /// same request may be granted once the daemon holds its ID again.
+    pub const FENCED: u8 = 5;
     /// The first code after which the daemon closes the connection.
     pub const FIRST_FATAL: u8 = 0x10;
     /// The request is not well formed (magic, reserved bytes, body length, a field).

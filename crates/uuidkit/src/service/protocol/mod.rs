@@ -35,8 +35,8 @@ mod tests;
 pub use codes::{MAGIC, VERSION, kind, op, status};
 pub use error::ProtocolError;
 pub use frame::{HEADER_LEN, Header, MAX_TEXT};
-pub use reply::{LEASE_REPLY_LEN, MAX_REPLY_BODY, Reply};
-pub use report::{KindLead, MAX_STATUS_LEADS, StatusReport};
+pub use reply::{LEASE_REPLY_LEN, LEASE_REPLY_WITH_ID_LEN, MAX_REPLY_BODY, Reply};
+pub use report::{FleetReport, KindLead, MAX_STATUS_LEADS, StatusReport};
 pub use request::{
     LEASE_REQUEST_LEN, MAX_RANDOM_COUNT, MAX_REQUEST_BODY, Request, WireLeaseRequest, max_lease_len,
 };

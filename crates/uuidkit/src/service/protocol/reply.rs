@@ -5,6 +5,7 @@ use super::error::ProtocolError;
 use super::frame::{message, truncate};
 use super::report::StatusReport;
 use super::request::{MAX_RANDOM_COUNT, Request, WireLeaseRequest};
+use crate::generator::machine_id::MachineId;
 use crate::layout::ClockSequence;
 use crate::store::{GeneratorKind, Lease};
 use crate::uuid::Uuid;
@@ -14,6 +15,11 @@ pub const MAX_REPLY_BODY: u32 = MAX_RANDOM_COUNT * 16;
 
 /// The length of a lease reply body.
 pub const LEASE_REPLY_LEN: usize = 40;
+
+/// The length of a lease reply body that carries a machine ID (a daemon in fleet mode):
+/// [`LEASE_REPLY_LEN`] and 8 bytes appended, the ID (4 bytes), its width in bits (1 byte)
+/// and 3 reserved bytes of 0.
+pub const LEASE_REPLY_WITH_ID_LEN: usize = LEASE_REPLY_LEN + 8;
 
 /// A reply from the daemon.
 ///
@@ -43,6 +49,9 @@ pub enum Reply {
         /// How long to wait before asking again.
         wait_ms: u64,
     },
+    /// The daemon (in fleet mode) does not hold its machine ID for sure now: its etcd
+    /// lease may have expired, or it is claiming another ID. The text says why.
+    Fenced(String),
     /// The daemon cannot use its state file.
     Unavailable(String),
     /// A refused request ([`status::FIRST_FATAL`] and above): the connection closes.
@@ -68,7 +77,18 @@ impl Reply {
                 b[..16].copy_from_slice(&l.start.to_be_bytes());
                 b[16..32].copy_from_slice(&l.end.to_be_bytes());
                 b[32..34].copy_from_slice(&l.clock_seq.map_or(0xffff, |c| c.get()).to_be_bytes());
-                message(status::OK, &b)
+                match l.machine_id {
+                    // Without an ID, the reply of every daemon before fleet mode.
+                    None => message(status::OK, &b),
+                    Some(m) => {
+                        let mut w = [0u8; LEASE_REPLY_WITH_ID_LEN];
+                        w[..LEASE_REPLY_LEN].copy_from_slice(&b);
+                        // At most 31 bits wide (checked when the ID was made).
+                        w[40..44].copy_from_slice(&(m.value() as u32).to_be_bytes());
+                        w[44] = m.bits() as u8;
+                        message(status::OK, &w)
+                    }
+                }
             }
             Reply::Random(us) => {
                 let body: Vec<u8> = us.iter().flat_map(|u| *u.as_bytes()).collect();
@@ -79,6 +99,7 @@ impl Reply {
             Reply::Exhausted => message(status::EXHAUSTED, &[]),
             Reply::Later { wait_ms } => message(status::LATER, &wait_ms.to_be_bytes()),
             Reply::Unavailable(m) => message(status::UNAVAILABLE, truncate(m).as_bytes()),
+            Reply::Fenced(m) => message(status::FENCED, truncate(m).as_bytes()),
             Reply::Error { status, message: m } => message(*status, truncate(m).as_bytes()),
         }
     }
@@ -143,6 +164,7 @@ impl Reply {
                 })
             }
             status::UNAVAILABLE => Ok(Reply::Unavailable(text())),
+            status::FENCED => Ok(Reply::Fenced(text())),
             s if s >= status::FIRST_FATAL => Ok(Reply::Error {
                 status: s,
                 message: text(),
@@ -159,10 +181,13 @@ impl Reply {
 /// starts below `from`, is longer than asked or runs past the kind's range is refused,
 /// since a generator would hand out positions from it.
 fn decode_lease(r: &WireLeaseRequest, b: &[u8]) -> Result<Lease, ProtocolError> {
-    if b.len() != LEASE_REPLY_LEN {
+    if b.len() != LEASE_REPLY_LEN && b.len() != LEASE_REPLY_WITH_ID_LEN {
         return Err(ProtocolError::malformed(
             "length",
-            format!("a lease reply is {LEASE_REPLY_LEN} bytes, not {}", b.len()),
+            format!(
+                "a lease reply is {LEASE_REPLY_LEN} or {LEASE_REPLY_WITH_ID_LEN} bytes, not {}",
+                b.len()
+            ),
         ));
     }
     let u128_at = |i: usize| {
@@ -188,10 +213,35 @@ fn decode_lease(r: &WireLeaseRequest, b: &[u8]) -> Result<Lease, ProtocolError> 
         (_, 0xffff) => None,
         _ => return Err(ProtocolError::malformed("clock_seq", "set for v7 or v8")),
     };
+    let machine_id = match b.get(LEASE_REPLY_LEN..) {
+        Some(&[a, b1, c, d, bits, 0, 0, 0]) => {
+            let value = u32::from_be_bytes([a, b1, c, d]);
+            // 1 to 31 bits: v7 keeps one of its 32 random bits random.
+            let id = (1..=31)
+                .contains(&bits)
+                .then(|| MachineId::new(value.into(), bits.into()).ok())
+                .flatten()
+                .ok_or_else(|| {
+                    ProtocolError::malformed(
+                        "machine_id",
+                        format!("{value} of {bits} bits is not a machine ID of 1 to 31 bits"),
+                    )
+                })?;
+            Some(id)
+        }
+        Some([]) | None => None,
+        Some(_) => {
+            return Err(ProtocolError::malformed(
+                "machine_id",
+                "reserved bytes after the width are not 0",
+            ));
+        }
+    };
     Ok(Lease {
         start,
         end,
         clock_seq,
         warning: None,
+        machine_id,
     })
 }

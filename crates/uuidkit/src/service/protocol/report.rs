@@ -44,6 +44,27 @@ pub struct StatusReport {
     /// The kinds the daemon leased since it started whose lead is largest (at most
     /// [`MAX_STATUS_LEADS`]), largest first.
     pub leads: Vec<KindLead>,
+    /// The machine ID of a daemon in fleet mode (`uuidkitd --machine-id etcd`); `None`
+    /// from a daemon that is not (or was built before fleet mode).
+    pub fleet: Option<FleetReport>,
+}
+
+/// What a daemon in fleet mode holds: the machine ID it stamps every v7 and draft-layout
+/// lease with, and its etcd lease.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FleetReport {
+    /// The fleet's name.
+    pub fleet: String,
+    /// The IDs' width: the fleet has `2^bits` of them.
+    pub bits: u32,
+    /// The ID held; `None` while the daemon claims one (its last was lost).
+    pub id: Option<u64>,
+    /// Milliseconds the fence stays open without another renewal; `None` once it is shut
+    /// (the lease may have expired): leases are then answered `FENCED`.
+    pub remaining_ms: Option<u64>,
+    /// The high-water mark written to etcd, Unix milliseconds: nothing is granted that
+    /// stands for a later time.
+    pub mark_ms: u64,
 }
 
 /// How far one kind's highest granted position is ahead of the daemon's reference time.
@@ -89,6 +110,21 @@ impl StatusReport {
             b.extend_from_slice(&node);
             b.extend_from_slice(&l.lead_ns.to_be_bytes());
         }
+        // Appended after the leads (fleet mode): 0, or 1 and the fleet's machine ID.
+        match &self.fleet {
+            None => b.push(0),
+            Some(f) => {
+                b.push(1);
+                let t = truncate(&f.fleet);
+                b.extend_from_slice(&(t.len() as u16).to_be_bytes());
+                b.extend_from_slice(t.as_bytes());
+                b.push(f.bits as u8);
+                b.push(u8::from(f.id.is_some()));
+                b.extend_from_slice(&(f.id.unwrap_or(0) as u32).to_be_bytes());
+                b.extend_from_slice(&f.remaining_ms.unwrap_or(u64::MAX).to_be_bytes());
+                b.extend_from_slice(&f.mark_ms.to_be_bytes());
+            }
+        }
         b
     }
 
@@ -133,6 +169,7 @@ impl StatusReport {
         // A daemon built before the lead was bounded ends here.
         let mut lead_bound_ns = 0;
         let mut leads = Vec::new();
+        let mut fleet = None;
         if rest.len() >= 10 {
             let mut a = [0u8; 8];
             a.copy_from_slice(&rest[..8]);
@@ -152,6 +189,8 @@ impl StatusReport {
                     lead_ns: i64::from_be_bytes(a),
                 });
             }
+            // A daemon built before fleet mode ends here.
+            fleet = decode_fleet(&rest[10 + 15 * n..])?;
         }
         Ok(StatusReport {
             version,
@@ -166,6 +205,38 @@ impl StatusReport {
             node: NodeId::from_bytes([b[48], b[49], b[50], b[51], b[52], b[53]]),
             lead_bound_ns,
             leads,
+            fleet,
         })
     }
+}
+
+/// The fleet fields after the leads: none (a daemon before fleet mode), 0, or 1 and the
+/// machine ID.
+fn decode_fleet(b: &[u8]) -> Result<Option<FleetReport>, ProtocolError> {
+    let bad = || ProtocolError::malformed("fleet", "cut short or not UTF-8");
+    match b.first() {
+        None | Some(0) => return Ok(None),
+        Some(1) => {}
+        Some(_) => return Err(ProtocolError::malformed("fleet", "unknown flag")),
+    }
+    let n = usize::from(u16::from_be_bytes([
+        *b.get(1).ok_or_else(bad)?,
+        *b.get(2).ok_or_else(bad)?,
+    ]));
+    let name = b.get(3..3 + n).ok_or_else(bad)?;
+    let fleet = String::from_utf8(name.to_vec()).map_err(|_| bad())?;
+    let f = b.get(3 + n..3 + n + 22).ok_or_else(bad)?;
+    let u64_at = |i: usize| {
+        let mut a = [0u8; 8];
+        a.copy_from_slice(&f[i..i + 8]);
+        u64::from_be_bytes(a)
+    };
+    let remaining = u64_at(6);
+    Ok(Some(FleetReport {
+        fleet,
+        bits: f[0].into(),
+        id: (f[1] != 0).then(|| u32::from_be_bytes([f[2], f[3], f[4], f[5]]).into()),
+        remaining_ms: (remaining != u64::MAX).then_some(remaining),
+        mark_ms: u64_at(14),
+    }))
 }

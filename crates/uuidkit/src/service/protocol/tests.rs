@@ -55,7 +55,7 @@ fn status_leads_round_trip_and_are_optional() {
         (r.lead_bound_ns, r.leads.len(), r.state.as_str()),
         (0, 0, "/s")
     );
-    assert!(StatusReport::decode(&body[..body.len() - 1]).is_err());
+    assert!(StatusReport::decode(&body[..body.len() - 2]).is_err());
     let later = Reply::Later { wait_ms: 1500 }.encode();
     assert_eq!(later[5], status::LATER);
     assert_eq!(
@@ -166,6 +166,7 @@ fn lease_replies_are_checked_against_the_request() {
             end,
             clock_seq: None,
             warning: None,
+            machine_id: None,
         })
         .encode();
         Reply::decode(&req, b[5], &b[HEADER_LEN..])
@@ -198,6 +199,7 @@ fn documented_example() {
         end: c + 4095,
         clock_seq: None,
         warning: None,
+        machine_id: None,
     })
     .encode();
     assert_eq!(hex(&reply[..12]), "75756b640100000000000028");
@@ -220,6 +222,79 @@ fn any_bytes_decode_without_panic() {
             let _ = Request::decode(code, &b);
             let _ = Reply::decode(&Request::Status, code, &b);
             let _ = Reply::decode(&Request::Random { count: 2 }, code, &b);
+        }
+    }
+}
+
+/// Fleet mode: a lease reply carries the machine ID in 8 appended bytes (a reply without
+/// them still reads, with none; a bad width or reserved byte is refused); `FENCED` is
+/// not fatal and carries its text; the status report's fleet fields round-trip, and a
+/// body ending after the leads (a daemon before fleet mode) reads as no fleet.
+#[test]
+fn fleet_fields_round_trip_and_are_optional() {
+    use crate::generator::machine_id::MachineId;
+    let r = WireLeaseRequest::from(&LeaseRequest::new(GeneratorKind::V7, 0, 100, 10));
+    let req = Request::Lease(r);
+    let lease = Lease {
+        start: 100,
+        end: 109,
+        clock_seq: None,
+        warning: None,
+        machine_id: Some(MachineId::new(5, 3).unwrap()),
+    };
+    let b = Reply::Lease(lease.clone()).encode();
+    assert_eq!(b.len(), HEADER_LEN + LEASE_REPLY_WITH_ID_LEN);
+    assert_eq!(&b[HEADER_LEN + 40..], &[0, 0, 0, 5, 3, 0, 0, 0]);
+    assert_eq!(
+        Reply::decode(&req, b[5], &b[HEADER_LEN..]),
+        Ok(Reply::Lease(lease.clone()))
+    );
+    for (i, v) in [(44, 0u8), (44, 32), (43, 8), (45, 1)] {
+        let mut bad = b[HEADER_LEN..].to_vec();
+        bad[i] = v;
+        assert!(Reply::decode(&req, b[5], &bad).is_err(), "byte {i} = {v}");
+    }
+    let fenced = Reply::Fenced("machine ID 1: fenced".into()).encode();
+    assert_eq!(fenced[5], status::FENCED);
+    const { assert!(status::FENCED < status::FIRST_FATAL) };
+    assert_eq!(
+        Reply::decode(&req, fenced[5], &fenced[HEADER_LEN..]),
+        Ok(Reply::Fenced("machine ID 1: fenced".into()))
+    );
+
+    for fleet in [
+        None,
+        Some(FleetReport {
+            fleet: "web".into(),
+            bits: 3,
+            id: Some(5),
+            remaining_ms: Some(9_500),
+            mark_ms: 1_700_000_000_000,
+        }),
+        Some(FleetReport {
+            fleet: "web".into(),
+            bits: 3,
+            id: None,
+            remaining_ms: None,
+            mark_ms: 0,
+        }),
+    ] {
+        let s = StatusReport {
+            version: "0.2.0".into(),
+            state: "/s".into(),
+            leads: vec![KindLead {
+                kind: GeneratorKind::V7,
+                lead_ns: 1,
+            }],
+            fleet,
+            ..Default::default()
+        };
+        let body = s.encode_body();
+        assert_eq!(StatusReport::decode(&body).unwrap(), s);
+        let before_fleet = &body[..STATUS_FIXED + 2 + 5 + 2 + 2 + 10 + 15];
+        assert_eq!(StatusReport::decode(before_fleet).unwrap().fleet, None);
+        if s.fleet.is_some() {
+            assert!(StatusReport::decode(&body[..body.len() - 1]).is_err());
         }
     }
 }
