@@ -1,8 +1,8 @@
 //! A leased machine ID against a fixed one: v7 generation through `FleetGenerator`
 //! (fenced, under the high-water mark, renewals on their own thread) against
 //! `V7Generator::with_machine_id`, one UUID at a time and in batches of 256; and the time
-//! to claim an ID from a 3-member etcd cluster (p50, p99 over 200 claims), printed before
-//! the benchmarks. The bench starts its own etcd on loopback (Debian's etcd-server; see
+//! to claim an ID from a 3-member etcd cluster (p50, p99 over 200 claims) and the paired
+//! ratios (see `paired`), printed before criterion's benchmarks. The bench starts its own etcd on loopback (Debian's etcd-server; see
 //! scripts/setup). Run with `cargo bench -p uuidkit --features etcd --bench fleet`.
 
 #[path = "../tests/etcd_cluster.rs"]
@@ -43,12 +43,62 @@ fn claim_latency(cluster: &EtcdCluster) {
     );
 }
 
+/// Leased against fixed, paired: 301 rounds, each timing 64 batches (or 16,384 single
+/// UUIDs) of one and then of the other, in turn; the median of the rounds' ratios. On a
+/// shared machine whose speed drifts by more than the difference between the two,
+/// criterion's separate runs (below) can disagree from one call to the next; the ratio of
+/// neighbouring rounds does not drift with it.
+fn paired(id: &Arc<LeasedId>, fixed: MachineId) {
+    for method in V7Method::ALL {
+        let mut own = V7Generator::new(method).with_machine_id(fixed).unwrap();
+        let mut leased = FleetGenerator::v7(id.clone(), method).unwrap();
+        let mut buf = [Uuid::NIL; BATCH];
+        let mut batch_ratios = Vec::new();
+        let mut single_ratios = Vec::new();
+        for _ in 0..301 {
+            let t = Instant::now();
+            for _ in 0..64 {
+                own.fill(&mut buf);
+                black_box(&buf);
+            }
+            let a = t.elapsed();
+            let t = Instant::now();
+            for _ in 0..64 {
+                leased.try_fill(&mut buf).unwrap();
+                black_box(&buf);
+            }
+            batch_ratios.push(t.elapsed().as_secs_f64() / a.as_secs_f64());
+            let t = Instant::now();
+            for _ in 0..16_384 {
+                black_box(own.next());
+            }
+            let a = t.elapsed();
+            let t = Instant::now();
+            for _ in 0..16_384 {
+                black_box(leased.try_next().unwrap());
+            }
+            single_ratios.push(t.elapsed().as_secs_f64() / a.as_secs_f64());
+        }
+        let median = |v: &mut Vec<f64>| {
+            v.sort_by(f64::total_cmp);
+            v[v.len() / 2]
+        };
+        println!(
+            "v7 {method}: leased / fixed machine ID, median of 301 paired rounds: \
+             batches of {BATCH} {:.3}, one at a time {:.3}",
+            median(&mut batch_ratios),
+            median(&mut single_ratios)
+        );
+    }
+}
+
 fn main() {
     let cluster = EtcdCluster::start(3);
     claim_latency(&cluster);
     let cfg = FleetConfig::new(&cluster.endpoints_arg(), "bench", 4).unwrap();
     let id = Arc::new(LeasedId::claim(&cfg).unwrap());
     let fixed = MachineId::new(id.machine_id().value(), 4).unwrap();
+    paired(&id, fixed);
 
     let mut c = Criterion::default().configure_from_args();
     for method in V7Method::ALL {

@@ -87,7 +87,7 @@ pub(super) fn run<S: Stamp>(
         }
     });
     drop(g);
-    // The last handle: the lease is revoked, so the ID is free at once.
+    // The last handle: the ID is given back, so it is free at once.
     if let Ok(id) = Arc::try_unwrap(id) {
         id.release();
     }

@@ -5,9 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
-use etcd_client::{
-    Client, Compare, CompareOp, ConnectOptions, GetOptions, Txn, TxnOp, TxnOpResponse,
-};
+use etcd_client::{Client, Compare, CompareOp, ConnectOptions, GetOptions, Txn, TxnOp};
 
 use super::config::FleetConfig;
 use super::error::FleetError;
@@ -26,7 +24,8 @@ pub(crate) struct Etcd {
 #[derive(Debug, Default)]
 pub(crate) struct Scan {
     pub(crate) held: BTreeSet<u64>,
-    pub(crate) marks: BTreeMap<u64, u64>,
+    /// Each ID's mark (Unix ms) and the revision it was written at.
+    pub(crate) marks: BTreeMap<u64, (u64, i64)>,
 }
 
 impl Etcd {
@@ -83,7 +82,7 @@ impl Etcd {
                     scan.held.insert(n);
                 }
                 Entry::Mark(n, ms) => {
-                    scan.marks.insert(n, ms);
+                    scan.marks.insert(n, (ms, kv.mod_revision()));
                 }
             }
         }
@@ -100,55 +99,60 @@ impl Etcd {
         Ok(resp.id())
     }
 
-    /// Takes ID `n` for `lease` if nobody holds it, in one transaction that also reads
-    /// its mark: `Some(mark)` when taken (the mark `None` for an ID never held), `None`
-    /// when someone else holds it.
+    /// Takes ID `n` for `lease` and writes its first mark `first_mark`, in one
+    /// transaction that succeeds only if nobody holds the ID and its mark is still the one
+    /// the scan read (`scanned`: its revision, `None` for an ID never held). `false` when
+    /// someone else was quicker (look again).
     pub(crate) async fn take(
         &mut self,
         n: u64,
         lease: i64,
         who: &str,
-    ) -> Result<Option<Option<u64>>, FleetError> {
+        scanned: Option<i64>,
+        first_mark: u64,
+    ) -> Result<bool, FleetError> {
         let holder = keys::holder(&self.fleet, n);
         let mark = keys::mark(&self.fleet, n);
         let txn = Txn::new()
-            .when([Compare::create_revision(
-                holder.clone(),
-                CompareOp::Equal,
-                0,
-            )])
+            .when([
+                Compare::create_revision(holder.clone(), CompareOp::Equal, 0),
+                // A missing key compares as revision 0.
+                Compare::mod_revision(mark.clone(), CompareOp::Equal, scanned.unwrap_or(0)),
+            ])
             .and_then([
                 TxnOp::put(
-                    holder.clone(),
+                    holder,
                     who,
                     Some(etcd_client::PutOptions::new().with_lease(lease)),
                 ),
-                TxnOp::get(mark.clone(), None),
+                TxnOp::put(mark, first_mark.to_string(), None),
             ]);
         let mut kv = self.client.kv_client();
         let resp = self.bounded("claiming an ID", kv.txn(txn)).await?;
-        if !resp.succeeded() {
-            return Ok(None);
+        Ok(resp.succeeded())
+    }
+
+    /// Gives ID `n` back, if `lease` still holds it: writes its final mark `last` (when
+    /// given) and deletes the holder key, in one transaction, so the ID is free at once.
+    /// The lease, with nothing left on it, runs out by itself.
+    pub(crate) async fn give_back(
+        &mut self,
+        n: u64,
+        lease: i64,
+        last: Option<u64>,
+    ) -> Result<bool, FleetError> {
+        let holder = keys::holder(&self.fleet, n);
+        let mut ops = Vec::with_capacity(2);
+        if let Some(ms) = last {
+            ops.push(TxnOp::put(keys::mark(&self.fleet, n), ms.to_string(), None));
         }
-        let prefix = keys::prefix(&self.fleet);
-        let mark_kv = resp.op_responses().into_iter().find_map(|op| match op {
-            TxnOpResponse::Get(g) => g.kvs().first().cloned(),
-            _ => None,
-        });
-        if let Some(kv) = mark_kv {
-            return match keys::parse(&prefix, kv.key(), kv.value()) {
-                Ok(Entry::Mark(_, ms)) => Ok(Some(Some(ms))),
-                // Garbage written between the scan and the claim: give the ID back.
-                other => {
-                    let _ = self.client.kv_client().delete(holder, None).await;
-                    Err(other.err().unwrap_or(FleetError::Garbage {
-                        key: mark,
-                        value: String::from_utf8_lossy(kv.value()).into_owned(),
-                    }))
-                }
-            };
-        }
-        Ok(Some(None))
+        ops.push(TxnOp::delete(holder.clone(), None));
+        let txn = Txn::new()
+            .when([Compare::lease(holder, CompareOp::Equal, lease)])
+            .and_then(ops);
+        let mut kv = self.client.kv_client();
+        let resp = self.bounded("giving the ID back", kv.txn(txn)).await?;
+        Ok(resp.succeeded())
     }
 
     /// Writes ID `n`'s mark as `ms` if `lease` still holds the ID: `false` when it does

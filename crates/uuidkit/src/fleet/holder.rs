@@ -305,7 +305,7 @@ impl LeasedId {
         self.shared.used.fetch_max(ms, Ordering::AcqRel);
     }
 
-    /// Stops renewing and revokes the lease, so that the ID is free at once. The mark
+    /// Stops renewing and gives the ID back (its key deleted), so that it is free at once. The mark
     /// stays in etcd for the next holder, lowered first to the last millisecond a
     /// generator of this holder used (never below the previous holder's mark): the next
     /// holder then starts right after it rather than a time-to-live ahead. Dropping the
@@ -362,15 +362,13 @@ async fn claim(cfg: &FleetConfig, timeout: Duration) -> Result<(Etcd, Shared), F
             let sent = crate::platform::monotonic_coarse_ns();
             let lease = etcd.grant(cfg.ttl()).await?;
             for n in free {
-                if let Some(old_mark) = etcd.take(n, lease, &who).await? {
-                    let shared = start(cfg, &mut etcd, n, lease, old_mark, sent).await;
-                    return match shared {
-                        Ok(s) => Ok((etcd, s)),
-                        Err(e) => {
-                            let _ = etcd.revoke(lease).await;
-                            Err(e)
-                        }
-                    };
+                let scanned = scan.marks.get(&n).copied();
+                let first = First::new(cfg, scanned.map(|(ms, _)| ms));
+                if etcd
+                    .take(n, lease, &who, scanned.map(|(_, rev)| rev), first.mark)
+                    .await?
+                {
+                    return Ok((etcd, start(cfg, n, lease, first, sent)?));
                 }
             }
             // Every free ID was taken by others in the meantime: look again.
@@ -396,23 +394,29 @@ async fn claim(cfg: &FleetConfig, timeout: Duration) -> Result<(Etcd, Shared), F
     }
 }
 
-/// The first mark of a new holder of `n`, and its state.
-async fn start(
-    cfg: &FleetConfig,
-    etcd: &mut Etcd,
-    n: u64,
-    lease: i64,
-    old_mark: Option<u64>,
-    sent: u64,
-) -> Result<Shared, FleetError> {
-    let ttl = cfg.ttl();
-    let floor_ms = old_mark.map_or(0, |m| m.saturating_add(1));
-    let now = now_ms();
-    let clock_behind = (floor_ms > now).then(|| Duration::from_millis(floor_ms - now));
-    let mark = floor_ms.max(now) + ttl.as_millis() as u64;
-    if !etcd.write_mark(n, lease, mark).await? {
-        return Err(FleetError::Lost { id: n });
+/// A new holder's first mark, from the previous holder's (if the ID was ever held):
+/// a time-to-live ahead of the clock, or of the previous mark when the clock is behind it.
+struct First {
+    floor_ms: u64,
+    mark: u64,
+    clock_behind: Option<Duration>,
+}
+
+impl First {
+    fn new(cfg: &FleetConfig, old_mark: Option<u64>) -> First {
+        let floor_ms = old_mark.map_or(0, |m| m.saturating_add(1));
+        let now = now_ms();
+        First {
+            floor_ms,
+            mark: floor_ms.max(now) + cfg.ttl().as_millis() as u64,
+            clock_behind: (floor_ms > now).then(|| Duration::from_millis(floor_ms - now)),
+        }
     }
+}
+
+/// The state of a new holder of `n`, whose claim wrote `first.mark`.
+fn start(cfg: &FleetConfig, n: u64, lease: i64, first: First, sent: u64) -> Result<Shared, FleetError> {
+    let ttl = cfg.ttl();
     // The lease was granted after `sent`, so it lives at least until `sent + ttl`.
     let deadline = sent.saturating_add((ttl - margin(ttl)).as_nanos() as u64);
     Ok(Shared {
@@ -427,9 +431,9 @@ async fn start(
         margin: margin(ttl),
         deadline: AtomicU64::new(deadline),
         lost: AtomicBool::new(false),
-        mark: AtomicU64::new(mark),
-        floor_ms,
-        clock_behind,
+        mark: AtomicU64::new(first.mark),
+        floor_ms: first.floor_ms,
+        clock_behind: first.clock_behind,
         used: AtomicU64::new(0),
         want: Mutex::new(0),
         raised: Condvar::new(),
@@ -441,7 +445,7 @@ async fn start(
 
 /// The renewal loop: renews the lease every quarter of its time-to-live (and at once
 /// when a caller waits), raises the mark when it comes within half a time-to-live of
-/// the clock or a caller needs more, and revokes the lease when told to stop.
+/// the clock or a caller needs more, and gives the ID back when told to stop.
 async fn keep(mut etcd: Etcd, s: Arc<Shared>) {
     let period = s.ttl / 4;
     let mut last_renewal = Instant::now();
@@ -452,14 +456,16 @@ async fn keep(mut etcd: Etcd, s: Arc<Shared>) {
                 .used
                 .load(Ordering::Acquire)
                 .max(s.floor_ms.saturating_sub(1));
-            if last < s.mark.load(Ordering::Acquire) && !s.lost.load(Ordering::Acquire) {
+            if !s.lost.load(Ordering::Acquire) {
                 // Fenced by the lease like every mark write: if the ID is gone, nothing
                 // is written.
-                if let Ok(true) = etcd.write_mark(s.id.value(), s.lease, last).await {
+                let lower = (last < s.mark.load(Ordering::Acquire)).then_some(last);
+                if let Ok(true) = etcd.give_back(s.id.value(), s.lease, lower).await
+                    && let Some(last) = lower
+                {
                     s.mark.store(last, Ordering::Release);
                 }
             }
-            let _ = etcd.revoke(s.lease).await;
             return;
         }
         let fenced = crate::platform::monotonic_coarse_ns() >= s.deadline.load(Ordering::Acquire);

@@ -1,7 +1,7 @@
 //! Where a fleet keeps its machine IDs in etcd, and what it writes there.
 //!
 //! - `/uuidkit/<fleet>/machine-id/<n>`: the holder of ID `n`, attached to its lease (so
-//!   it vanishes when the lease expires or is revoked); its value says who holds it
+//!   it vanishes when the lease expires, and the holder deletes it when it gives the ID back); its value says who holds it
 //!   (`pid=… host=…`), for people.
 //! - `/uuidkit/<fleet>/machine-id/<n>/mark`: the high-water mark of ID `n`, in Unix
 //!   milliseconds (decimal ASCII), with no lease: it outlives every holder. A holder

@@ -11,8 +11,9 @@
 //!    background.
 //! 2. Each ID has a **high-water mark** beside it (`…/<n>/mark`, Unix milliseconds, no
 //!    lease): the holder writes it ahead of the clock (a time-to-live ahead, raised before
-//!    it is reached) and hands out nothing stamped later; the next holder reads it in the
-//!    claim transaction and starts strictly above it, whatever its own clock says.
+//!    it is reached) and hands out nothing stamped later; the next holder's claim
+//!    transaction succeeds only if the mark is the one it read (and writes its own first
+//!    mark), and it starts strictly above it, whatever its own clock says.
 //! 3. A **fence** stops a holder whose lease may have expired (see `holder.rs`).
 //! 4. [`FleetGenerator`] stamps the ID into v7 (every method) or a draft layout.
 //!
@@ -20,8 +21,8 @@
 //! next, make the UUIDs of the whole fleet unique without any probability, as long as
 //! the fleet has no more than 2^B hosts at once (the next one waits or is refused).
 //!
-//! Keys are in [`keys`](self) order: `keys.rs` says what is written where; `etcd.rs` is
-//! the only file that speaks to etcd.
+//! `keys.rs` says what is written where in etcd; `etcd.rs` is the only file that speaks
+//! to it.
 
 mod config;
 mod error;
