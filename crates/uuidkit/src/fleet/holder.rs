@@ -415,7 +415,13 @@ impl First {
 }
 
 /// The state of a new holder of `n`, whose claim wrote `first.mark`.
-fn start(cfg: &FleetConfig, n: u64, lease: i64, first: First, sent: u64) -> Result<Shared, FleetError> {
+fn start(
+    cfg: &FleetConfig,
+    n: u64,
+    lease: i64,
+    first: First,
+    sent: u64,
+) -> Result<Shared, FleetError> {
     let ttl = cfg.ttl();
     // The lease was granted after `sent`, so it lives at least until `sent + ttl`.
     let deadline = sent.saturating_add((ttl - margin(ttl)).as_nanos() as u64);
