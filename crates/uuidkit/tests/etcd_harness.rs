@@ -78,9 +78,22 @@ fn three_members_replicate_lose_quorum_and_recover() {
         "2 members restarted, cluster healthy after {:?}",
         t.elapsed()
     );
-    c.put(2, b"harness/c", b"three").unwrap();
+    put_retrying(&c, 2, b"harness/c", b"three");
     assert_eq!(c.get(1, b"harness/c"), Ok(Some(b"three".to_vec())));
     assert_eq!(c.get(0, b"harness/a"), Ok(Some(b"one".to_vec())));
+}
+
+/// A put through member `i` that may meet an election under way: tried again (each try
+/// bounded by `REQUEST_TIMEOUT`) for up to 30 s.
+fn put_retrying(c: &EtcdCluster, i: usize, key: &[u8], value: &[u8]) {
+    let t = Instant::now();
+    loop {
+        match c.put(i, key, value) {
+            Ok(()) => return,
+            Err(e) if t.elapsed() > Duration::from_secs(30) => panic!("{e}"),
+            Err(e) => eprintln!("put through member {i}, again: {e}"),
+        }
+    }
 }
 
 #[test]
@@ -88,9 +101,11 @@ fn three_members_with_paused_members() {
     let mut c = EtcdCluster::start(3);
     c.put(0, b"harness/a", b"one").unwrap();
 
-    // One paused: the other two are a quorum.
+    // One paused: the other two are a quorum (once they have a leader between them, if
+    // the paused one led).
     c.pause_member(2);
-    c.put(0, b"harness/b", b"two").unwrap();
+    c.wait_healthy();
+    put_retrying(&c, 0, b"harness/b", b"two");
     assert_eq!(c.get(1, b"harness/b"), Ok(Some(b"two".to_vec())));
 
     // Two paused: no quorum.
@@ -100,7 +115,7 @@ fn three_members_with_paused_members() {
     c.resume_member(1);
     c.resume_member(2);
     c.wait_healthy();
-    c.put(1, b"harness/d", b"four").unwrap();
+    put_retrying(&c, 1, b"harness/d", b"four");
     assert_eq!(c.get(2, b"harness/d"), Ok(Some(b"four".to_vec())));
     assert_eq!(c.get(2, b"harness/b"), Ok(Some(b"two".to_vec())));
 }
