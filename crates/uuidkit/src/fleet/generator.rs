@@ -14,22 +14,6 @@ use crate::random::Csprng;
 use crate::time::{Clock, SystemClock, UnixTime};
 use crate::uuid::Uuid;
 
-/// The system clock, never earlier than the first millisecond the holder may use: a
-/// holder whose clock is behind the previous holder's mark runs ahead of its clock
-/// (the way a generator does after the clock went back) until the clock catches up.
-#[derive(Clone, Copy, Debug)]
-pub struct FloorClock {
-    floor: UnixTime,
-}
-
-impl Clock for FloorClock {
-    #[inline]
-    fn now(&self) -> UnixTime {
-        let t = SystemClock.now();
-        if t < self.floor { self.floor } else { t }
-    }
-}
-
 /// A generator of one timestamp-and-counter version whose UUIDs carry a leased machine
 /// ID.
 ///
@@ -57,10 +41,15 @@ impl Clock for FloorClock {
 /// ```
 #[derive(Debug)]
 pub struct FleetGenerator<S> {
-    inner: Timed<S, FloorClock, Csprng>,
+    inner: Timed<S, SystemClock, Csprng>,
     id: Arc<LeasedId>,
     /// The last millisecond handed out, told to the holder when this generator goes.
     used: u64,
+    /// The system clock's reading (nanoseconds since 1970) at the last full check of the
+    /// lease by `try_next`, which permitted UUIDs up to millisecond `used`; 0 for none.
+    checked_at: u64,
+    /// The process's `fork` generation when the ID was claimed.
+    fork_generation: u64,
 }
 
 impl<S> Drop for FleetGenerator<S> {
@@ -81,10 +70,14 @@ fn no_room(e: MachineIdError, bits: u32, layout: &str) -> FleetError {
     }
 }
 
-fn floor(id: &LeasedId) -> FloorClock {
-    FloorClock {
-        floor: UnixTime::from_millis(id.floor_ms()),
+/// `g` started at the holder's floor (one past the previous holder's mark): a holder
+/// whose clock is behind it runs ahead of its clock from there, as a generator does after
+/// the clock went back, until the clock catches up.
+fn at_floor<S: Stamp>(mut g: Timed<S>, id: &LeasedId) -> Timed<S> {
+    if id.floor_ms() > 0 {
+        g.prime(UnixTime::from_millis(id.floor_ms()));
     }
+    g
 }
 
 impl FleetGenerator<V7Stamp> {
@@ -99,9 +92,11 @@ impl FleetGenerator<V7Stamp> {
             .with_machine_id(m)
             .map_err(|e| no_room(e, m.bits(), "v7"))?;
         Ok(FleetGenerator {
-            inner: g.with_clock(floor(&id)),
+            inner: at_floor(g, &id),
+            fork_generation: id.fork_generation(),
             id,
             used: 0,
+            checked_at: 0,
         })
     }
 }
@@ -124,9 +119,11 @@ impl FleetGenerator<DraftStamp> {
             .with_machine_id(m)
             .map_err(|e| no_room(e, m.bits(), layout.name()))?;
         Ok(FleetGenerator {
-            inner: g.with_clock(floor(&id)),
+            inner: at_floor(g, &id),
+            fork_generation: id.fork_generation(),
             id,
             used: 0,
+            checked_at: 0,
         })
     }
 }
@@ -134,16 +131,41 @@ impl FleetGenerator<DraftStamp> {
 impl<S: Stamp> FleetGenerator<S> {
     /// The next UUID, if the ID may be used.
     ///
+    /// The lease is checked in full ([`LeasedId::permit`]: the fence on the monotonic
+    /// clock, the mark, `fork`) unless a full check passed less than a millisecond
+    /// earlier by the system clock, which this call reads anyway, and this UUID's
+    /// millisecond is one that check permitted: then only `fork` is looked at. A clock
+    /// set back or forward, a process stopped and woken, a new millisecond: each fails
+    /// that test and checks in full. So the fence is looked at in every millisecond in
+    /// which UUIDs are handed out, without a second clock read per UUID.
+    ///
     /// # Errors
     ///
     /// As [`LeasedId::permit`]: fenced, lost, or in a forked child.
     #[inline]
     pub fn try_next(&mut self) -> Result<Uuid, FleetError> {
-        let u = self.inner.next();
+        let now = SystemClock.now();
+        let u = self.inner.next_at(now);
         let last = self.inner.last_millis_covered();
+        let ns = now.nanos_since_epoch();
+        if ns.wrapping_sub(self.checked_at) < 1_000_000
+            && last <= self.used
+            && crate::platform::fork_generation_relaxed() == self.fork_generation
+        {
+            return Ok(u);
+        }
+        self.check(last, ns)?;
+        Ok(u)
+    }
+
+    /// The full check of [`try_next`](Self::try_next), out of its way.
+    #[cold]
+    #[inline(never)]
+    fn check(&mut self, last: u64, ns: u64) -> Result<(), FleetError> {
         self.id.permit(last)?;
         self.used = last;
-        Ok(u)
+        self.checked_at = ns;
+        Ok(())
     }
 
     /// Fills `out`, if the ID may be used (one check for the whole batch: its last UUID
@@ -157,6 +179,8 @@ impl<S: Stamp> FleetGenerator<S> {
         let last = self.inner.last_millis_covered();
         self.id.permit(last)?;
         self.used = last;
+        // A batch checks in full, and leaves `try_next` to check in full next time.
+        self.checked_at = 0;
         Ok(())
     }
 

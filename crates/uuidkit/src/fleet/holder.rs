@@ -220,6 +220,12 @@ impl LeasedId {
         self.permit_slow(last_ms)
     }
 
+    /// The process's `fork` generation when the ID was claimed: in any other, the ID is
+    /// not this process's.
+    pub(crate) fn fork_generation(&self) -> u64 {
+        self.shared.fork_generation
+    }
+
     /// [`permit`](Self::permit) when the quick test failed: which error, or raise the mark.
     #[cold]
     fn permit_slow(&self, last_ms: u64) -> Result<(), FleetError> {

@@ -33,5 +33,5 @@ mod keys;
 
 pub use config::{DEFAULT_TTL, FleetConfig};
 pub use error::FleetError;
-pub use generator::{FleetGenerator, FloorClock};
+pub use generator::FleetGenerator;
 pub use holder::{LeaseStatus, LeasedId};

@@ -115,6 +115,17 @@ impl Monotonic {
         (self.timestamp, self.counter)
     }
 
+    /// Starts the machine at `timestamp` (a fleet holder's floor), as though it had
+    /// handed out a UUID there: a clock reading below it then counts as a clock gone back
+    /// (the timestamp stays and the counter grows), so nothing comes out below it, at no
+    /// cost per UUID.
+    pub(crate) fn prime(&mut self, timestamp: u64, rng: &mut impl RngCore) {
+        self.fork_generation = crate::platform::fork_generation();
+        self.started = true;
+        self.timestamp = timestamp.min(self.timestamp_max);
+        self.counter = self.seed(rng);
+    }
+
     /// The last timestamp handed out.
     pub(crate) fn timestamp(&self) -> u64 {
         self.timestamp

@@ -131,6 +131,17 @@ impl<S, C, R> Timed<S, C, R> {
         self.state.timestamp()
     }
 
+    /// Starts the generator at `at`: no UUID comes out stamped earlier (a fleet holder's
+    /// floor, one past the previous holder's mark). Before the first UUID.
+    pub(crate) fn prime(&mut self, at: UnixTime)
+    where
+        S: sealed::Stamp,
+        R: RngCore,
+    {
+        let units = self.stamp.units(at);
+        self.state.prime(units, &mut self.rng);
+    }
+
     /// A new state machine, before the first UUID (a machine ID that changes its widths).
     pub(crate) fn reset_state(&mut self, state: Monotonic) {
         self.state = state;
@@ -239,8 +250,10 @@ impl<S: Stamp, C: Clock, R: RngCore> Timed<S, C, R> {
         }
     }
 
+    /// The next UUID for a clock reading the caller took (a fleet's generator looks at
+    /// the reading too).
     #[inline]
-    fn next_at(&mut self, now: UnixTime) -> Uuid {
+    pub(crate) fn next_at(&mut self, now: UnixTime) -> Uuid {
         let units = self.stamp.units(now);
         let out = self.state.next(units, &mut self.rng);
         let out = match &self.store {
