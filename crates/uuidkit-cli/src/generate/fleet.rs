@@ -73,12 +73,11 @@ pub(super) fn run<S: Stamp>(
         loop {
             match g.try_fill(b) {
                 Ok(()) => return Ok(()),
-                Err(e @ FleetError::Fenced { .. }) => {
-                    // Wait for a renewal (etcd back, quorum back) within the bound.
+                Err(FleetError::Fenced { .. }) => {
+                    // Wait for a renewal (etcd back, quorum back) within the bound; still
+                    // fenced at its end, or the lease gone, ends the run.
                     let left = fence_wait.saturating_sub(started.elapsed());
-                    if left.is_zero()
-                        || id.wait_open(left).is_err() && started.elapsed() >= fence_wait
-                    {
+                    if let Err(e) = id.wait_open(left) {
                         return Err(Stopped::all(Failure::Message(e.to_string())));
                     }
                 }

@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use clap::error::ErrorKind;
 use uuidkit::Uuid;
+use uuidkit::fleet;
 use uuidkit::generator::draft::DraftGenerator;
 use uuidkit::generator::machine_id::MachineId;
 use uuidkit::layout::Layout;
@@ -89,10 +90,11 @@ pub(super) fn machine_id(a: &GenArgs, draft: Option<Layout>) -> Result<Option<Ma
         // lease (generate/fleet.rs).
         Some(MachineIdArg::Etcd) => {
             let bits = a.machine_id_bits.unwrap_or(0);
-            if bits > 31 {
+            if bits > fleet::MAX_BITS {
                 return Err(bad(&format!(
-                    "a machine ID leased from etcd is 1 to 31 bits wide (up to 2^31 hosts), \
-                     not {bits}"
+                    "a machine ID leased from etcd is 1 to {max} bits wide (up to 2^{max} \
+                     hosts), not {bits}",
+                    max = fleet::MAX_BITS
                 )));
             }
             MachineId::new(0, bits).map_err(|e| bad(&e))?

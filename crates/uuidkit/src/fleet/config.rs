@@ -28,8 +28,9 @@ pub struct FleetConfig {
     wait: Option<Duration>,
 }
 
-/// The widest ID any layout takes: v7's 32 random bits after the counter, less one.
-const MAX_BITS: u32 = 31;
+/// The widest leased ID, in every layout: v7's 32 random bits after the counter, less one
+/// that stays random.
+pub const MAX_BITS: u32 = 31;
 
 impl FleetConfig {
     /// Endpoints (comma-separated `http://HOST:PORT`), a fleet name (1 to 64 of `a-z A-Z

@@ -69,6 +69,12 @@ impl Etcd {
         }
     }
 
+    /// Runs a transaction: whether its comparisons held (and its operations were done).
+    async fn txn(&self, doing: &'static str, txn: Txn) -> Result<bool, FleetError> {
+        let mut kv = self.client.kv_client();
+        Ok(self.bounded(doing, kv.txn(txn)).await?.succeeded())
+    }
+
     /// Reads every key of the fleet; any that uuidkit did not write is an error naming it.
     pub(crate) async fn scan(&mut self) -> Result<Scan, FleetError> {
         let prefix = keys::prefix(&self.fleet);
@@ -127,9 +133,7 @@ impl Etcd {
                 ),
                 TxnOp::put(mark, first_mark.to_string(), None),
             ]);
-        let mut kv = self.client.kv_client();
-        let resp = self.bounded("claiming an ID", kv.txn(txn)).await?;
-        Ok(resp.succeeded())
+        self.txn("claiming an ID", txn).await
     }
 
     /// Gives ID `n` back, if `lease` still holds it: writes its final mark `last` (when
@@ -150,9 +154,7 @@ impl Etcd {
         let txn = Txn::new()
             .when([Compare::lease(holder, CompareOp::Equal, lease)])
             .and_then(ops);
-        let mut kv = self.client.kv_client();
-        let resp = self.bounded("giving the ID back", kv.txn(txn)).await?;
-        Ok(resp.succeeded())
+        self.txn("giving the ID back", txn).await
     }
 
     /// Writes ID `n`'s mark as `ms` if `lease` still holds the ID: `false` when it does
@@ -170,11 +172,7 @@ impl Etcd {
                 lease,
             )])
             .and_then([TxnOp::put(keys::mark(&self.fleet, n), ms.to_string(), None)]);
-        let mut kv = self.client.kv_client();
-        let resp = self
-            .bounded("writing the high-water mark", kv.txn(txn))
-            .await?;
-        Ok(resp.succeeded())
+        self.txn("writing the high-water mark", txn).await
     }
 
     /// Renews `lease` once: its new time-to-live, or `None` if etcd no longer has it.

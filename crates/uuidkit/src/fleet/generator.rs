@@ -70,16 +70,6 @@ fn no_room(e: MachineIdError, bits: u32, layout: &str) -> FleetError {
     }
 }
 
-/// `g` started at the holder's floor (one past the previous holder's mark): a holder
-/// whose clock is behind it runs ahead of its clock from there, as a generator does after
-/// the clock went back, until the clock catches up.
-fn at_floor<S: Stamp>(mut g: Timed<S>, id: &LeasedId) -> Timed<S> {
-    if id.floor_ms() > 0 {
-        g.prime(UnixTime::from_millis(id.floor_ms()));
-    }
-    g
-}
-
 impl FleetGenerator<V7Stamp> {
     /// A v7 generator of `method` stamped with `id`.
     ///
@@ -91,13 +81,7 @@ impl FleetGenerator<V7Stamp> {
         let g = V7Generator::new(method)
             .with_machine_id(m)
             .map_err(|e| no_room(e, m.bits(), "v7"))?;
-        Ok(FleetGenerator {
-            inner: at_floor(g, &id),
-            fork_generation: id.fork_generation(),
-            id,
-            used: 0,
-            checked_at: 0,
-        })
+        Ok(FleetGenerator::on(g, id))
     }
 }
 
@@ -118,17 +102,28 @@ impl FleetGenerator<DraftStamp> {
             })?
             .with_machine_id(m)
             .map_err(|e| no_room(e, m.bits(), layout.name()))?;
-        Ok(FleetGenerator {
-            inner: at_floor(g, &id),
-            fork_generation: id.fork_generation(),
-            id,
-            used: 0,
-            checked_at: 0,
-        })
+        Ok(FleetGenerator::on(g, id))
     }
 }
 
 impl<S: Stamp> FleetGenerator<S> {
+    /// `g`, stamped with `id`'s machine ID, started at the holder's floor (one past the
+    /// previous holder's mark): a holder whose clock is behind it runs ahead of its clock
+    /// from there, as a generator does after the clock went back, until the clock catches
+    /// up.
+    fn on(mut g: Timed<S>, id: Arc<LeasedId>) -> Self {
+        if id.floor_ms() > 0 {
+            g.prime(UnixTime::from_millis(id.floor_ms()));
+        }
+        FleetGenerator {
+            inner: g,
+            fork_generation: id.fork_generation(),
+            id,
+            used: 0,
+            checked_at: 0,
+        }
+    }
+
     /// The next UUID, if the ID may be used.
     ///
     /// The lease is checked in full ([`LeasedId::permit`]: the fence on the monotonic
@@ -158,7 +153,7 @@ impl<S: Stamp> FleetGenerator<S> {
         Ok(u)
     }
 
-    /// The full check of [`try_next`](Self::try_next), out of its way.
+    /// The full check: of every batch, and of [`try_next`](Self::try_next) out of its way.
     #[cold]
     #[inline(never)]
     fn check(&mut self, last: u64, ns: u64) -> Result<(), FleetError> {
@@ -177,11 +172,9 @@ impl<S: Stamp> FleetGenerator<S> {
     pub fn try_fill(&mut self, out: &mut [Uuid]) -> Result<(), FleetError> {
         self.inner.fill(out);
         let last = self.inner.last_millis_covered();
-        self.id.permit(last)?;
-        self.used = last;
-        // A batch checks in full, and leaves `try_next` to check in full next time.
-        self.checked_at = 0;
-        Ok(())
+        // A batch checks in full, and leaves `try_next` to check in full next time (no
+        // reading to measure its millisecond from).
+        self.check(last, 0)
     }
 
     /// The held ID.

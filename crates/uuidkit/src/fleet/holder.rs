@@ -434,7 +434,7 @@ fn start(
     Ok(Shared {
         id: MachineId::new(n, cfg.bits()).map_err(|_| FleetError::BadBits {
             bits: cfg.bits(),
-            max: 31,
+            max: super::config::MAX_BITS,
             layout: "a machine ID".into(),
         })?,
         fleet: cfg.fleet().to_string(),

@@ -31,7 +31,7 @@ mod generator;
 mod holder;
 mod keys;
 
-pub use config::{DEFAULT_TTL, FleetConfig};
+pub use config::{DEFAULT_TTL, FleetConfig, MAX_BITS};
 pub use error::FleetError;
 pub use generator::FleetGenerator;
 pub use holder::{LeaseStatus, LeasedId};

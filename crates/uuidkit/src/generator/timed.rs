@@ -331,52 +331,37 @@ mod tests {
         let v7_tail = |u: &Uuid| ((u.as_u128() >> 29) & 7) as u64;
         let v7_last = |u: &Uuid| (u.as_u128() & 7) as u64;
         let draft_tail = |u: &Uuid| ((u.as_u128() >> 59) & 7) as u64;
-        type Make = Box<dyn Fn(Arc<Fleet>) -> Box<dyn FnMut(&mut [Uuid]) -> Vec<StoreWarning>>>;
+        type Fill = Box<dyn FnMut(&mut [Uuid]) -> Vec<StoreWarning>>;
+        type Make = Box<dyn Fn(Arc<Fleet>) -> Fill>;
         type IdOf<'a> = &'a dyn Fn(&Uuid) -> u64;
+        /// Fills a batch from `g` and hands back its store warnings.
+        fn filler<S: Stamp + 'static>(mut g: Timed<S>) -> Fill {
+            Box::new(move |out| {
+                g.fill(out);
+                g.take_store_warnings()
+            })
+        }
         let cases: Vec<(&str, Make, IdOf)> = vec![
             (
                 "v7 counter",
-                Box::new(|f| {
-                    let mut g = V7Generator::new(V7Method::Counter).with_store(f);
-                    Box::new(move |out| {
-                        g.fill(out);
-                        g.take_store_warnings()
-                    })
-                }),
+                Box::new(|f| filler(V7Generator::new(V7Method::Counter).with_store(f))),
                 &v7_tail,
             ),
             (
                 "v7 precision",
-                Box::new(|f| {
-                    let mut g = V7Generator::new(V7Method::Precision).with_store(f);
-                    Box::new(move |out| {
-                        g.fill(out);
-                        g.take_store_warnings()
-                    })
-                }),
+                Box::new(|f| filler(V7Generator::new(V7Method::Precision).with_store(f))),
                 &v7_tail,
             ),
             (
                 "v7 random",
-                Box::new(|f| {
-                    let mut g = V7Generator::new(V7Method::Random).with_store(f);
-                    Box::new(move |out| {
-                        g.fill(out);
-                        g.take_store_warnings()
-                    })
-                }),
+                Box::new(|f| filler(V7Generator::new(V7Method::Random).with_store(f))),
                 &v7_last,
             ),
             (
                 "draft-v7-ms",
                 Box::new(|f| {
-                    let mut g = DraftGenerator::new("draft-v7-ms".parse().unwrap())
-                        .unwrap()
-                        .with_store(f);
-                    Box::new(move |out| {
-                        g.fill(out);
-                        g.take_store_warnings()
-                    })
+                    let layout = "draft-v7-ms".parse().unwrap();
+                    filler(DraftGenerator::new(layout).unwrap().with_store(f))
                 }),
                 &draft_tail,
             ),
