@@ -93,7 +93,11 @@ pub mod v8;
 
 pub use error::GenError;
 pub use process::{take_store_warnings, try_v1, try_v6, v1, v4, v4_fill, v6, v7, v7_fill, v8};
-pub use state_file::{STATE_ENV, StateFileError, use_default_state_file, use_state_file};
+#[cfg(unix)]
+pub use state_file::use_daemon;
+pub use state_file::{
+    STATE_ENV, StateFileError, process_lease_source, use_default_state_file, use_state_file,
+};
 
 use gregorian::GregorianGenerator;
 use process::{V1, V6, V7_STORED, V8};
@@ -125,6 +129,7 @@ type HeldForFork = (
     MutexGuard<'static, Option<V7Generator>>,
     MutexGuard<'static, Option<V8Generator>>,
     MutexGuard<'static, Option<PathBuf>>,
+    Option<MutexGuard<'static, Option<std::sync::Arc<crate::service::client::DaemonClient>>>>,
     MutexGuard<'static, clock_seq_pool::Pool>,
 );
 
@@ -148,10 +153,18 @@ fn lock_all_for_fork() {
         // Taken inside generator locks (when one is created), so after them; never
         // together with the pool's.
         STATE_PATH.lock().unwrap_or_else(|e| e.into_inner()),
+        // Taken inside STATE_PATH's (by `use_daemon`), so after it.
+        daemon_for_fork(),
         // Taken inside generator locks (by `next`), so after them.
         clock_seq_pool::lock_for_fork(),
     );
     HELD_FOR_FORK.with(|h| *h.borrow_mut() = Some(held));
+}
+
+#[cfg(unix)]
+fn daemon_for_fork()
+-> Option<MutexGuard<'static, Option<std::sync::Arc<crate::service::client::DaemonClient>>>> {
+    Some(state_file::DAEMON.lock().unwrap_or_else(|e| e.into_inner()))
 }
 
 /// Runs just after `fork`, in the parent and in the child (where the thread that forked

@@ -119,6 +119,7 @@ impl Monotonic {
     /// handed out a UUID there: a clock reading below it then counts as a clock gone back
     /// (the timestamp stays and the counter grows), so nothing comes out below it, at no
     /// cost per UUID.
+    #[cfg_attr(not(feature = "etcd"), allow(dead_code))] // the fleet's
     pub(crate) fn prime(&mut self, timestamp: u64, rng: &mut impl RngCore) {
         self.fork_generation = crate::platform::fork_generation();
         self.started = true;

@@ -1,6 +1,6 @@
-//! Choosing the state file of the process-wide generators: [`use_state_file`],
-//! [`use_default_state_file`] or `UUIDKIT_STATE` ([`STATE_ENV`]), decided once, at the
-//! first UUID of the process.
+//! Choosing where the process-wide generators keep their state: a file
+//! ([`use_state_file`], [`use_default_state_file`] or `UUIDKIT_STATE`, [`STATE_ENV`]) or
+//! the host's daemon ([`use_daemon`]), decided once, at the first UUID of the process.
 
 use core::fmt;
 use std::path::PathBuf;
@@ -8,7 +8,9 @@ use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::lock;
-use crate::store::StateStore;
+#[cfg(unix)]
+use crate::service::client::DaemonClient;
+use crate::store::{LeaseSource, StateStore};
 
 /// The name of the environment variable that gives the process-wide generators a state
 /// store ([`crate::store`]); unset or empty, they keep their state in memory only (a
@@ -22,7 +24,12 @@ pub const STATE_ENV: &str = "UUIDKIT_STATE";
 /// by `fork` could leave a child waiting.
 pub(super) static STATE_PATH: Mutex<Option<PathBuf>> = Mutex::new(None);
 
-/// Whether the process-wide generators use a state file: 0 not decided yet (no
+/// The daemon [`use_daemon`] chose, shared by the process-wide generators (one
+/// connection). Taken inside generator locks, as [`STATE_PATH`], and by the fork handlers.
+#[cfg(unix)]
+pub(super) static DAEMON: Mutex<Option<Arc<DaemonClient>>> = Mutex::new(None);
+
+/// Whether the process-wide generators use a state file or daemon: 0 not decided yet (no
 /// generator has started), 1 no, 2 yes. Decided once, at the first UUID, and never
 /// changed after: generators of one process must not disagree on where their state is.
 static STATE_SET: AtomicU8 = AtomicU8::new(0);
@@ -45,6 +52,11 @@ fn decide_state() -> bool {
         0 => {}
         v => return v == 2,
     }
+    #[cfg(unix)]
+    if lock(&DAEMON).is_some() {
+        STATE_SET.store(2, Ordering::Release);
+        return true;
+    }
     if path.is_none() {
         *path = std::env::var_os(STATE_ENV)
             .filter(|p| !p.is_empty())
@@ -55,15 +67,38 @@ fn decide_state() -> bool {
     set
 }
 
-/// The store of the process-wide generators, opened anew for each of them (a store holds
-/// no state of its own but its path and settings); `None` to stay in memory.
-pub(super) fn process_store() -> Option<Arc<StateStore>> {
+/// The store of the process-wide generators: the daemon [`use_daemon`] chose, else the
+/// state file, opened anew for each of them (a store holds no state of its own but its
+/// path and settings); `None` to stay in memory.
+pub(super) fn process_store() -> Option<Arc<dyn LeaseSource>> {
     if !state_set() {
         return None;
     }
+    #[cfg(unix)]
+    if let Some(d) = lock(&DAEMON).clone() {
+        return Some(d);
+    }
     lock(&STATE_PATH)
         .clone()
-        .map(|p| Arc::new(StateStore::open(p)))
+        .map(|p| Arc::new(StateStore::open(p)) as Arc<dyn LeaseSource>)
+}
+
+/// Where the process-wide generators keep their state (the daemon of [`use_daemon`],
+/// else the state file of [`use_state_file`] or `UUIDKIT_STATE`), deciding it now if no
+/// generator has started; `None`: in memory. For generators of your own (another v7
+/// method, a draft layout) that must never repeat or reorder against other processes
+/// sharing that state: give it to their `with_store`.
+///
+/// ```
+/// use uuidkit::generator::{process_lease_source, v7::{V7Generator, V7Method}};
+/// let mut g = V7Generator::new(V7Method::Random);
+/// if let Some(store) = process_lease_source() {
+///     g = g.with_store(store);
+/// }
+/// assert_eq!(g.next().version(), uuidkit::Version::V7);
+/// ```
+pub fn process_lease_source() -> Option<Arc<dyn LeaseSource>> {
+    process_store()
 }
 
 /// Why [`use_state_file`] or [`use_default_state_file`] did not set the state file.
@@ -92,6 +127,19 @@ pub enum StateFileError {
     /// [`use_default_state_file`]: there is no default, because neither `XDG_STATE_HOME`
     /// nor `HOME` is an absolute path.
     NoDefaultPath,
+    /// The process-wide generators have made UUIDs already with their state in the
+    /// daemon at `socket` ([`use_daemon`]); it is never changed after.
+    DaemonInUse {
+        /// The daemon's socket.
+        socket: PathBuf,
+    },
+    /// [`use_daemon`]: the daemon did not answer a status request.
+    DaemonUnreachable {
+        /// The daemon's socket.
+        socket: PathBuf,
+        /// Why, as the client reports it.
+        message: String,
+    },
 }
 
 impl fmt::Display for StateFileError {
@@ -110,6 +158,20 @@ impl fmt::Display for StateFileError {
             }
             StateFileError::Unusable { path, problem } => {
                 write!(f, "state file {}: {problem}", path.display())
+            }
+            StateFileError::DaemonInUse { socket } => write!(
+                f,
+                "the process-wide generators have made UUIDs already and keep their state in \
+                 uuidkitd at {}: where they keep it must be chosen before the first UUID of \
+                 the process",
+                socket.display()
+            ),
+            StateFileError::DaemonUnreachable { socket, message } => {
+                write!(
+                    f,
+                    "cannot reach uuidkitd at {}: {message}",
+                    socket.display()
+                )
             }
             StateFileError::NoDefaultPath => write!(
                 f,
@@ -164,8 +226,12 @@ pub fn use_state_file(path: impl Into<PathBuf>) -> Result<(), StateFileError> {
     let path = path.into();
     let mut chosen = lock(&STATE_PATH);
     if STATE_SET.load(Ordering::Acquire) != 0 {
-        return Err(StateFileError::AlreadyStarted {
-            in_use: chosen.clone(),
+        return Err(already_started(&chosen));
+    }
+    #[cfg(unix)]
+    if let Some(d) = lock(&DAEMON).as_ref() {
+        return Err(StateFileError::DaemonInUse {
+            socket: d.path().to_path_buf(),
         });
     }
     // Under the lock, so that no generator starts between the check and the choice.
@@ -197,6 +263,63 @@ pub fn use_default_state_file() -> Result<PathBuf, StateFileError> {
     let path = crate::store::default_path().ok_or(StateFileError::NoDefaultPath)?;
     use_state_file(path.clone())?;
     Ok(path)
+}
+
+/// Why a choice made after the first UUID is refused: what the generators use.
+fn already_started(file: &Option<PathBuf>) -> StateFileError {
+    #[cfg(unix)]
+    if let Some(d) = lock(&DAEMON).as_ref() {
+        return StateFileError::DaemonInUse {
+            socket: d.path().to_path_buf(),
+        };
+    }
+    StateFileError::AlreadyStarted {
+        in_use: file.clone(),
+    }
+}
+
+/// Makes the process-wide generators ([`v1`](crate::v1), [`v6`](crate::v6),
+/// [`v7`](crate::v7), [`v7_fill`](crate::v7_fill), [`v8`](crate::v8)) lease their
+/// timestamps from the host's daemon, `uuidkitd`, at the socket `path`, as the command's
+/// `gen --daemon` does: every process using that daemon then never makes the same UUID,
+/// and the daemon keeps the state across restarts (see [`crate::service`]). It wins over
+/// a state file ([`use_state_file`], `UUIDKIT_STATE`). Call it before the first UUID of
+/// the process. The library does not read `UUIDKIT_DAEMON` by itself: the command and
+/// the Python package do, and call this.
+///
+/// It asks the daemon for its status now, so that a daemon that is not there shows here.
+/// A daemon that stops answering later leaves the generators in memory with a warning
+/// ([`take_store_warnings`](super::take_store_warnings)); one connection is shared by
+/// the generators, and a child process after `fork` opens its own.
+///
+/// # Errors
+/// [`StateFileError::AlreadyStarted`] or [`StateFileError::DaemonInUse`] once a
+/// process-wide generator has made a UUID; [`StateFileError::DaemonUnreachable`] when the
+/// daemon does not answer. Either way nothing changes.
+///
+/// ```
+/// use uuidkit::generator::{use_daemon, StateFileError};
+/// let err = use_daemon("/nonexistent/uuidkitd.sock").unwrap_err();
+/// assert!(matches!(err, StateFileError::DaemonUnreachable { .. }), "{err}");
+/// assert!(err.to_string().starts_with("cannot reach uuidkitd at /nonexistent/uuidkitd.sock: "));
+/// ```
+#[cfg(unix)]
+pub fn use_daemon(path: impl Into<PathBuf>) -> Result<(), StateFileError> {
+    let path = path.into();
+    let file = lock(&STATE_PATH);
+    if STATE_SET.load(Ordering::Acquire) != 0 {
+        return Err(already_started(&file));
+    }
+    let client = DaemonClient::new(&path);
+    // Under the lock, so that no generator starts between the check and the choice.
+    client
+        .status()
+        .map_err(|e| StateFileError::DaemonUnreachable {
+            socket: path.clone(),
+            message: e.to_string(),
+        })?;
+    *lock(&DAEMON) = Some(Arc::new(client));
+    Ok(())
 }
 
 /// The checks of [`use_state_file`]: the lock taken (which creates the directory and the

@@ -13,8 +13,9 @@ pub(crate) mod tsc;
 
 #[cfg(feature = "std")]
 mod os;
+#[cfg(all(feature = "std", feature = "etcd"))]
+pub(crate) use os::monotonic_coarse_ns;
 #[cfg(feature = "std")]
 pub(crate) use os::{
-    fork_generation, fork_generation_relaxed, has_aes_instructions, is_root, monotonic_coarse_ns,
-    set_fork_handlers,
+    fork_generation, fork_generation_relaxed, has_aes_instructions, is_root, set_fork_handlers,
 };

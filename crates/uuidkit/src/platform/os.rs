@@ -141,6 +141,7 @@ pub(crate) fn has_aes_instructions() -> bool {
 /// seconds, on every UUID. Not moved when the clock is set; a reading lags the exact
 /// clock by less than a tick.
 #[cfg(unix)]
+#[cfg_attr(not(feature = "etcd"), allow(dead_code))] // the fleet's
 pub(crate) fn monotonic_coarse_ns() -> u64 {
     #[cfg(all(target_os = "linux", not(miri)))]
     const CLOCK: libc::clockid_t = libc::CLOCK_MONOTONIC_COARSE;

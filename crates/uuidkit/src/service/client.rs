@@ -119,7 +119,11 @@ impl std::error::Error for ClientError {}
 pub struct DaemonClient {
     path: PathBuf,
     timeout: Duration,
-    conn: Mutex<Option<UnixStream>>,
+    /// The open connection and the process that opened it: after `fork` the child must
+    /// not talk on its parent's connection (their requests and replies would interleave),
+    /// so a connection of another process is dropped (closing only this process's copy)
+    /// and a new one opened.
+    conn: Mutex<Option<(UnixStream, u32)>>,
 }
 
 impl fmt::Debug for DaemonClient {
@@ -159,7 +163,7 @@ impl DaemonClient {
     pub fn connect(path: impl Into<PathBuf>) -> Result<DaemonClient, ClientError> {
         let c = DaemonClient::new(path);
         let s = c.open()?;
-        *c.lock() = Some(s);
+        *c.lock() = Some((s, std::process::id()));
         Ok(c)
     }
 
@@ -276,7 +280,7 @@ impl DaemonClient {
         )
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Option<UnixStream>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Option<(UnixStream, u32)>> {
         // A panic while holding the lock leaves at worst a half-used connection, which
         // the next call replaces.
         self.conn.lock().unwrap_or_else(|p| p.into_inner())
@@ -300,9 +304,12 @@ impl DaemonClient {
     fn call(&self, req: &Request) -> Result<Reply, ClientError> {
         let mut conn = self.lock();
         let bytes = req.encode();
-        let reused = conn.is_some();
-        let result = match conn.take() {
-            Some(s) => exchange(s, req, &bytes),
+        let pid = std::process::id();
+        // A connection inherited through `fork` is the parent's: never used here.
+        let inherited = conn.take().filter(|(_, owner)| *owner == pid);
+        let reused = inherited.is_some();
+        let result = match inherited {
+            Some((s, _)) => exchange(s, req, &bytes),
             None => exchange(self.open()?, req, &bytes),
         };
         let result = match result {
@@ -313,7 +320,7 @@ impl DaemonClient {
             // The daemon closes the connection after a refusal: drop it here too.
             (Reply::Error { status, message }, _) => Err(ClientError::Refused { status, message }),
             (reply, s) => {
-                *conn = Some(s);
+                *conn = Some((s, pid));
                 Ok(reply)
             }
         }

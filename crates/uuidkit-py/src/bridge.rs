@@ -1,0 +1,95 @@
+//! Between uuidkit's [`Uuid`] and the standard library's `uuid.UUID`: every UUID this
+//! package returns is a real `uuid.UUID` (so `isinstance`, `==`, hashing, pickling, ORMs
+//! and JSON encoders treat it as any other), made the way CPython 3.14's
+//! `UUID._from_int` makes one: its two slots set directly, no text parsed, no
+//! `__init__` run.
+
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyString, PyType};
+use uuidkit::Uuid;
+
+use crate::platform;
+
+/// What the standard library's `uuid` module lends us, looked up once.
+struct Stdlib {
+    /// `uuid.UUID`.
+    class: Py<PyType>,
+    /// `uuid.SafeUUID.unknown`: what `is_safe` says of a UUID not made by the platform's
+    /// own generator (as the standard library says of its own).
+    unknown: Py<PyAny>,
+    /// The slot names, interned once.
+    int: Py<PyString>,
+    is_safe: Py<PyString>,
+    bytes: Py<PyString>,
+}
+
+static STDLIB: PyOnceLock<Stdlib> = PyOnceLock::new();
+
+fn stdlib(py: Python<'_>) -> PyResult<&Stdlib> {
+    STDLIB.get_or_try_init(py, || {
+        let uuid = py.import("uuid")?;
+        Ok(Stdlib {
+            class: uuid.getattr("UUID")?.cast_into::<PyType>()?.unbind(),
+            unknown: uuid.getattr("SafeUUID")?.getattr("unknown")?.unbind(),
+            int: PyString::intern(py, "int").unbind(),
+            is_safe: PyString::intern(py, "is_safe").unbind(),
+            bytes: PyString::intern(py, "bytes").unbind(),
+        })
+    })
+}
+
+/// `u` as a `uuid.UUID`.
+pub fn to_py(py: Python<'_>, u: Uuid) -> PyResult<Bound<'_, PyAny>> {
+    let s = stdlib(py)?;
+    let int = u.as_u128().into_pyobject(py)?.into_any();
+    platform::new_with_slots(
+        s.class.bind(py),
+        [
+            (s.int.bind(py), &int),
+            (s.is_safe.bind(py), s.unknown.bind(py)),
+        ],
+    )
+}
+
+/// `obj` as a [`Uuid`] when it is a `uuid.UUID` (or an instance of a subclass), else a
+/// `TypeError` naming the argument `arg` of `func`.
+pub fn from_py(obj: &Bound<'_, PyAny>, func: &str, arg: &str) -> PyResult<Uuid> {
+    let py = obj.py();
+    let s = stdlib(py)?;
+    if !obj.is_instance(s.class.bind(py))? {
+        return Err(PyTypeError::new_err(format!(
+            "{func}() argument '{arg}' must be a uuid.UUID, not {}",
+            type_name(obj)
+        )));
+    }
+    let int: u128 = obj.getattr(s.int.bind(py))?.extract()?;
+    Ok(Uuid::from_u128(int))
+}
+
+/// The namespace of `uuid3`/`uuid5` as the standard library takes it: whatever has a
+/// `.bytes` attribute (an object without one raises `AttributeError`, as there). A
+/// `uuid.UUID` is read through its `int`; any other object's `bytes` must be 16 bytes
+/// (the standard library would hash whatever it is; we refuse, naming the argument).
+pub fn namespace(obj: &Bound<'_, PyAny>, func: &str) -> PyResult<Uuid> {
+    let py = obj.py();
+    let s = stdlib(py)?;
+    if obj.get_type().is(s.class.bind(py)) {
+        return from_py(obj, func, "namespace");
+    }
+    let bytes = obj.getattr(s.bytes.bind(py))?;
+    match bytes.extract::<[u8; 16]>() {
+        Ok(b) => Ok(Uuid::from_bytes(b)),
+        Err(_) => Err(PyTypeError::new_err(format!(
+            "{func}() argument 'namespace' must be a uuid.UUID (its .bytes is not 16 bytes)"
+        ))),
+    }
+}
+
+/// The name of `obj`'s type, for messages (`int`, `str`, ...).
+pub fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type()
+        .name()
+        .map_or_else(|_| "?".to_string(), |n| n.to_string())
+}

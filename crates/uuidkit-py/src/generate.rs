@@ -1,0 +1,371 @@
+//! The generators: the standard module's `uuid1` … `uuid8` and `getnode`, with CPython
+//! 3.14's names, signatures and semantics, over uuidkit's generators; and what only
+//! uuidkit has, reached through keyword arguments (`uuid7(method=, time=)`,
+//! `uuid8(layout=)`).
+//!
+//! Called without arguments, the time-based ones are uuidkit's process-wide generators:
+//! one strict order across threads, a child after `fork` rekeyed, and the state file or
+//! daemon (see `state.rs`) shared with other processes. Given explicit fields (`node`,
+//! `clock_seq`, `a`, `b`, `c`), they do what CPython does with them.
+
+use std::borrow::Cow;
+use std::sync::{Mutex, MutexGuard, OnceLock};
+
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyBytes, PyMemoryView, PyString};
+use uuidkit::generator::draft::DraftGenerator;
+use uuidkit::generator::v7::{V7Generator, V7Method};
+use uuidkit::layout::{self, ClockSequence, GregorianFields, Layout};
+use uuidkit::random::{Csprng, RngCore};
+use uuidkit::time::{FnClock, GregorianTimestamp, UnixTime};
+use uuidkit::{NodeId, Uuid};
+
+use crate::args::{self, masked, node48};
+use crate::bridge::{self, to_py};
+use crate::platform;
+use crate::state;
+
+/// A lock that a panicking holder did not leave unusable (the state inside is a few
+/// plain values, consistent between statements).
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A generator of this package's own (a v7 method other than the counter, a draft
+/// layout), made for the process that uses it: after `fork` the child starts a new one
+/// (new random state, its own leases) instead of continuing its parent's.
+struct PerProcess<G> {
+    pid: u32,
+    g: G,
+}
+
+fn for_this_process<G>(slot: &mut Option<PerProcess<G>>, make: impl FnOnce() -> G) -> &mut G {
+    let pid = std::process::id();
+    if slot.as_ref().is_some_and(|p| p.pid != pid) {
+        *slot = None;
+    }
+    &mut slot.get_or_insert_with(|| PerProcess { pid, g: make() }).g
+}
+
+/// `getnode()`: the host's MAC address as a 48-bit integer (the interface that is up
+/// and physical first), else a random 48-bit number with the multicast bit set, as
+/// CPython's `getnode` falls back to; the same for the life of the process.
+#[pyfunction]
+pub fn getnode() -> u64 {
+    static NODE: OnceLock<u64> = OnceLock::new();
+    *NODE.get_or_init(|| match uuidkit::__private::primary_mac() {
+        Some(mac) => NodeId::from_bytes(mac).as_u64(),
+        None => uuidkit::node::random_node(&mut Csprng).as_u64(),
+    })
+}
+
+/// The last timestamp (100 ns ticks since 1582) of `uuid1`/`uuid6` given explicit fields:
+/// as CPython, each call's is one more than the last when the clock has not moved on.
+static LAST_V1_TICKS: Mutex<u64> = Mutex::new(0);
+static LAST_V6_TICKS: Mutex<u64> = Mutex::new(0);
+
+fn next_ticks(last: &Mutex<u64>) -> PyResult<GregorianTimestamp> {
+    let now = GregorianTimestamp::from_unix(UnixTime::now())
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let mut last = lock(last);
+    let ticks = now.ticks().max(*last + 1);
+    *last = ticks;
+    GregorianTimestamp::from_ticks(ticks).ok_or_else(|| {
+        PyValueError::new_err("the Gregorian timestamp of v1/v6 has run out (past 5236)")
+    })
+}
+
+/// The fields of a v1/v6 UUID given a `node` or `clock_seq`, as CPython makes them.
+fn explicit_fields(
+    py: Python<'_>,
+    node: Option<u64>,
+    clock_seq: Option<&Bound<'_, PyAny>>,
+    last: &Mutex<u64>,
+) -> PyResult<GregorianFields> {
+    let clock_seq = match clock_seq {
+        Some(c) => masked(c, 0x3fff)? as u16,
+        None => Csprng.next_u32() as u16,
+    };
+    let node = node.unwrap_or_else(getnode);
+    let _ = py;
+    Ok(GregorianFields {
+        timestamp: next_ticks(last)?,
+        clock_seq: ClockSequence::from_masked(clock_seq),
+        node: NodeId::from_u64(node & 0xffff_ffff_ffff).unwrap_or(NodeId::from_bytes([0; 6])),
+    })
+}
+
+fn gen_error(e: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// `uuid1(node=None, clock_seq=None)`: a version 1 UUID (RFC 9562 §5.1).
+///
+/// Without arguments: uuidkit's process-wide v1 generator (strictly increasing in the
+/// process; node from `UUIDKIT_NODE`'s strategy, a random multicast node by default;
+/// the state file or daemon when chosen). With `node` or `clock_seq`: as CPython's
+/// `uuid1`, a `node` outside `0 <= node < 2**48` raises `ValueError`, `clock_seq` is
+/// masked to 14 bits, a missing `node` is `getnode()`.
+///
+/// >>> uuidkit.uuid1(node=0x0123456789ab, clock_seq=5).node == 0x0123456789ab
+/// True
+#[pyfunction]
+#[pyo3(signature = (node=None, clock_seq=None))]
+pub fn uuid1<'py>(
+    py: Python<'py>,
+    node: Option<&Bound<'py, PyAny>>,
+    clock_seq: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    if node.is_none() && clock_seq.is_none() {
+        state::check_source()?;
+        return to_py(py, uuidkit::try_v1().map_err(gen_error)?);
+    }
+    // CPython masks the clock sequence before it checks the node.
+    let cs = clock_seq.map(|c| masked(c, 0x3fff)).transpose()?;
+    let node = node.map(node48).transpose()?;
+    let mut f = explicit_fields(py, node, None, &LAST_V1_TICKS)?;
+    if let Some(cs) = cs {
+        f.clock_seq = ClockSequence::from_masked(cs as u16);
+    }
+    to_py(py, layout::v1::encode(&f))
+}
+
+/// `uuid6(node=None, clock_seq=None)`: a version 6 UUID (RFC 9562 §5.6), v1's fields
+/// reordered to sort by time.
+///
+/// Without arguments: uuidkit's process-wide v6 generator. With `node` or `clock_seq`:
+/// as CPython 3.14's `uuid6`, both masked (`node & 0xffff_ffff_ffff`, `clock_seq &
+/// 0x3fff`), a missing `node` is `getnode()`.
+///
+/// >>> uuidkit.uuid6().version
+/// 6
+#[pyfunction]
+#[pyo3(signature = (node=None, clock_seq=None))]
+pub fn uuid6<'py>(
+    py: Python<'py>,
+    node: Option<&Bound<'py, PyAny>>,
+    clock_seq: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    if node.is_none() && clock_seq.is_none() {
+        state::check_source()?;
+        return to_py(py, uuidkit::try_v6().map_err(gen_error)?);
+    }
+    let node = node.map(|n| masked(n, 0xffff_ffff_ffff)).transpose()?;
+    let f = explicit_fields(py, node, clock_seq, &LAST_V6_TICKS)?;
+    to_py(py, layout::v6::encode(&f))
+}
+
+/// The bytes of a name, as CPython's `uuid3`/`uuid5` take it: `str` (as UTF-8) or a
+/// bytes-like object (`bytes`, `bytearray`, `memoryview`); anything else is a
+/// `TypeError`, as CPython's `namespace.bytes + name` raises.
+fn name_bytes<'a>(name: &'a Bound<'_, PyAny>, func: &str) -> PyResult<Cow<'a, [u8]>> {
+    if let Ok(s) = name.cast::<PyString>() {
+        return Ok(Cow::Borrowed(platform::utf8(s)?));
+    }
+    if let Ok(b) = name.cast::<PyBytes>() {
+        return Ok(Cow::Borrowed(b.as_bytes()));
+    }
+    if let Ok(b) = name.cast::<PyByteArray>() {
+        return Ok(Cow::Owned(b.to_vec()));
+    }
+    if name.is_instance_of::<PyMemoryView>() {
+        let b = name.py().get_type::<PyBytes>().call1((name,))?;
+        return Ok(Cow::Owned(b.cast::<PyBytes>()?.as_bytes().to_vec()));
+    }
+    Err(PyTypeError::new_err(format!(
+        "{func}() argument 'name' must be str or bytes, not {}",
+        bridge::type_name(name)
+    )))
+}
+
+/// `uuid3(namespace, name)`: the MD5 name-based UUID (RFC 9562 §5.3), equal to
+/// CPython's.
+///
+/// >>> str(uuidkit.uuid3(uuidkit.NAMESPACE_DNS, "www.example.com"))
+/// '5df41881-3aed-3515-88a7-2f4a814cf09e'
+#[pyfunction]
+pub fn uuid3<'py>(
+    py: Python<'py>,
+    namespace: &Bound<'py, PyAny>,
+    name: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let ns = bridge::namespace(namespace, "uuid3")?;
+    to_py(py, uuidkit::v3(&ns, &name_bytes(name, "uuid3")?))
+}
+
+/// `uuid5(namespace, name)`: the SHA-1 name-based UUID (RFC 9562 §5.5), equal to
+/// CPython's.
+///
+/// >>> str(uuidkit.uuid5(uuidkit.NAMESPACE_DNS, "www.example.com"))
+/// '2ed6657d-e927-568b-95e1-2665a8aea6a2'
+#[pyfunction]
+pub fn uuid5<'py>(
+    py: Python<'py>,
+    namespace: &Bound<'py, PyAny>,
+    name: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let ns = bridge::namespace(namespace, "uuid5")?;
+    to_py(py, uuidkit::v5(&ns, &name_bytes(name, "uuid5")?))
+}
+
+/// `uuid4()`: a random UUID (RFC 9562 §5.4), 122 bits from uuidkit's CSPRNG (seeded
+/// by the OS, rekeyed in a child after `fork`).
+///
+/// >>> uuidkit.uuid4().version
+/// 4
+#[pyfunction]
+pub fn uuid4(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+    to_py(py, uuidkit::v4())
+}
+
+static V7_RANDOM: Mutex<Option<PerProcess<V7Generator>>> = Mutex::new(None);
+static V7_PRECISION: Mutex<Option<PerProcess<V7Generator>>> = Mutex::new(None);
+
+fn method_of(method: &Bound<'_, PyAny>) -> PyResult<V7Method> {
+    let text = args::name(method, "uuid7", "method")?.extract::<String>()?;
+    text.parse::<V7Method>()
+        .map_err(|_| args::unknown("uuid7", "method", &text, &V7Method::NAMES))
+}
+
+/// A generator of `method` on the system clock, sharing the process's state file or
+/// daemon.
+fn stored(method: V7Method) -> V7Generator {
+    let g = V7Generator::new(method);
+    match uuidkit::generator::process_lease_source() {
+        Some(s) => g.with_store(s),
+        None => g,
+    }
+}
+
+/// `uuid7(*, method="counter", time=None)`: a version 7 UUID (RFC 9562 §5.7): Unix
+/// milliseconds, then a counter or random bits.
+///
+/// Without arguments (as CPython 3.14's `uuid7()`): uuidkit's process-wide v7, Method 1
+/// with a 42-bit counter, one strict order across every thread of the process (and across
+/// processes with a state file or the daemon). `method="random"` (Method 2, a monotonic
+/// random value) and `"precision"` (Method 3, 12 bits of sub-millisecond time) come from
+/// process-wide generators of their own, strictly increasing too. `time=` (an aware
+/// `datetime`, or seconds since 1970 as `int` or `float`) makes one UUID of that time,
+/// outside the process's order.
+///
+/// >>> u = uuidkit.uuid7(method="precision")
+/// >>> uuidkit.uuid7(time=0).hex[:12]
+/// '000000000000'
+#[pyfunction]
+#[pyo3(signature = (*, method=None, time=None))]
+pub fn uuid7<'py>(
+    py: Python<'py>,
+    method: Option<&Bound<'py, PyAny>>,
+    time: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let method = method
+        .map(method_of)
+        .transpose()?
+        .unwrap_or(V7Method::Counter);
+    if let Some(t) = time {
+        let t = args::unix_time(t, "uuid7")?;
+        uuidkit::time::unix_millis_48(t)
+            .map_err(|e| PyValueError::new_err(format!("uuid7() argument 'time': {e}")))?;
+        let mut g = V7Generator::new(method).with_clock(FnClock(move || t));
+        return to_py(py, g.next());
+    }
+    state::check_source()?;
+    let u = match method {
+        V7Method::Counter => uuidkit::v7(),
+        V7Method::Random => for_this_process(&mut lock(&V7_RANDOM), || stored(method)).next(),
+        V7Method::Precision => for_this_process(&mut lock(&V7_PRECISION), || stored(method)).next(),
+    };
+    to_py(py, u)
+}
+
+/// One generator per draft layout, made on first use.
+static DRAFT: Mutex<Vec<(Layout, PerProcess<DraftGenerator>)>> = Mutex::new(Vec::new());
+
+fn draft(layout: Layout) -> PyResult<Uuid> {
+    let mut all = lock(&DRAFT);
+    let pid = std::process::id();
+    all.retain(|(_, p)| p.pid == pid);
+    if let Some((_, p)) = all.iter_mut().find(|(l, _)| *l == layout) {
+        return Ok(p.g.next());
+    }
+    let g = DraftGenerator::new(layout).map_err(gen_error)?;
+    let mut g = match uuidkit::generator::process_lease_source() {
+        Some(s) => g.with_store(s),
+        None => g,
+    };
+    let u = g.next();
+    all.push((layout, PerProcess { pid, g }));
+    Ok(u)
+}
+
+/// `uuid8(a=None, b=None, c=None, *, layout=None, namespace=None, name=None)`: a
+/// version 8 UUID (RFC 9562 §5.8).
+///
+/// Without `layout`, CPython 3.14's `uuid8`: `a` (48 bits), `b` (12) and `c` (62), each
+/// masked to its width, random when not given. `layout="b1"` is the time-based layout of
+/// Appendix B.1 (process-wide, strictly increasing); `"b2"` the SHA-256 name-based one of
+/// Appendix B.2 (with `namespace` and `name`); `"draft-v7-ms"` … `"draft-v8-64"` the 2021
+/// draft's layouts (strictly increasing per layout).
+///
+/// >>> str(uuidkit.uuid8(layout="b2", namespace=uuidkit.NAMESPACE_DNS, name="www.example.com"))
+/// '5c146b14-3c52-8afd-938a-375d0df1fbf6'
+#[pyfunction]
+#[pyo3(signature = (a=None, b=None, c=None, *, layout=None, namespace=None, name=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn uuid8<'py>(
+    py: Python<'py>,
+    a: Option<&Bound<'py, PyAny>>,
+    b: Option<&Bound<'py, PyAny>>,
+    c: Option<&Bound<'py, PyAny>>,
+    layout: Option<&Bound<'py, PyAny>>,
+    namespace: Option<&Bound<'py, PyAny>>,
+    name: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let Some(layout) = layout else {
+        if namespace.is_some() || name.is_some() {
+            return Err(PyTypeError::new_err(
+                "uuid8() arguments 'namespace' and 'name' apply only with layout=\"b2\"",
+            ));
+        }
+        let mut rng = Csprng;
+        let f = layout::v8::Fields {
+            custom_a: a.map_or_else(|| Ok(rng.next_u64() >> 16), |a| masked(a, (1 << 48) - 1))?,
+            custom_b: b.map_or_else(
+                || Ok(u64::from(rng.next_u32()) & 0xfff),
+                |b| masked(b, 0xfff),
+            )? as u16,
+            custom_c: c.map_or_else(|| Ok(rng.next_u64() >> 2), |c| masked(c, (1 << 62) - 1))?,
+        };
+        return to_py(py, layout::v8::encode(&f).map_err(gen_error)?);
+    };
+    if a.is_some() || b.is_some() || c.is_some() {
+        return Err(PyTypeError::new_err(
+            "uuid8() arguments 'a', 'b' and 'c' do not apply with a layout",
+        ));
+    }
+    let text = args::name(layout, "uuid8", "layout")?.extract::<String>()?;
+    let layout = text
+        .parse::<Layout>()
+        .map_err(|_| args::unknown("uuid8", "layout", &text, &Layout::NAMES))?;
+    if layout == Layout::B2 {
+        let (Some(ns), Some(name)) = (namespace, name) else {
+            return Err(PyTypeError::new_err(
+                "uuid8(layout=\"b2\") needs the arguments 'namespace' and 'name'",
+            ));
+        };
+        let ns = bridge::namespace(ns, "uuid8")?;
+        return to_py(py, uuidkit::v8_sha256(&ns, &name_bytes(name, "uuid8")?));
+    }
+    if namespace.is_some() || name.is_some() {
+        return Err(PyTypeError::new_err(
+            "uuid8() arguments 'namespace' and 'name' apply only with layout=\"b2\"",
+        ));
+    }
+    state::check_source()?;
+    let u = match layout {
+        Layout::B1 => uuidkit::v8(),
+        other => draft(other)?,
+    };
+    to_py(py, u)
+}

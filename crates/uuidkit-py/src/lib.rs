@@ -1,0 +1,68 @@
+//! uuidkit for Python: the extension module `uuidkit._uuidkit`, which the package
+//! `uuidkit` (python/uuidkit/__init__.py) re-exports.
+//!
+//! Where things are: the generators (`uuid1` … `uuid8`, `getnode`) in `generate.rs`;
+//! batches in `batch.rs`; `parse`/`format` in `text.rs`; `inspect` in `inspect.rs`;
+//! v1 ↔ v6 in `convert.rs`; the state file and daemon in `state.rs`; arguments read as
+//! CPython reads them in `args.rs`; the step from uuidkit's `Uuid` to the standard
+//! library's `uuid.UUID` in `bridge.rs`, over the two C-API calls in `platform/`.
+
+mod args;
+mod batch;
+mod bridge;
+mod convert;
+mod generate;
+mod inspect;
+mod platform;
+mod state;
+mod text;
+
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+use uuidkit::generator::v7::V7Method;
+use uuidkit::layout::Layout;
+use uuidkit::{Uuid, namespace};
+
+/// Every UUID of RFC 9562: the standard `uuid` module's generators, returning
+/// `uuid.UUID`, and all of uuidkit.
+#[pymodule]
+fn _uuidkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add_function(wrap_pyfunction!(generate::getnode, m)?)?;
+    m.add_function(wrap_pyfunction!(generate::uuid1, m)?)?;
+    m.add_function(wrap_pyfunction!(generate::uuid3, m)?)?;
+    m.add_function(wrap_pyfunction!(generate::uuid4, m)?)?;
+    m.add_function(wrap_pyfunction!(generate::uuid5, m)?)?;
+    m.add_function(wrap_pyfunction!(generate::uuid6, m)?)?;
+    m.add_function(wrap_pyfunction!(generate::uuid7, m)?)?;
+    m.add_function(wrap_pyfunction!(generate::uuid8, m)?)?;
+    m.add_function(wrap_pyfunction!(batch::uuid4_many, m)?)?;
+    m.add_function(wrap_pyfunction!(batch::uuid7_many, m)?)?;
+    m.add_function(wrap_pyfunction!(batch::uuid4_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(batch::uuid7_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(text::parse, m)?)?;
+    m.add_function(wrap_pyfunction!(text::format, m)?)?;
+    m.add_function(wrap_pyfunction!(inspect::inspect, m)?)?;
+    m.add_function(wrap_pyfunction!(convert::v1_to_v6, m)?)?;
+    m.add_function(wrap_pyfunction!(convert::v6_to_v1, m)?)?;
+    m.add_function(wrap_pyfunction!(state::use_state_file, m)?)?;
+    m.add_function(wrap_pyfunction!(state::use_daemon, m)?)?;
+    m.add_function(wrap_pyfunction!(state::take_store_warnings, m)?)?;
+    m.add("ParseError", py.get_type::<text::ParseError>())?;
+    let constants: [(&str, Uuid); 6] = [
+        ("NIL", Uuid::NIL),
+        ("MAX", Uuid::MAX),
+        ("NAMESPACE_DNS", namespace::DNS),
+        ("NAMESPACE_URL", namespace::URL),
+        ("NAMESPACE_OID", namespace::OID),
+        ("NAMESPACE_X500", namespace::X500),
+    ];
+    for (name, u) in constants {
+        m.add(name, bridge::to_py(py, u)?)?;
+    }
+    m.add("FORMS", PyTuple::new(py, text::FORMS)?)?;
+    m.add("METHODS", PyTuple::new(py, V7Method::NAMES)?)?;
+    m.add("LAYOUTS", PyTuple::new(py, Layout::NAMES)?)?;
+    state::from_env();
+    Ok(())
+}

@@ -1,0 +1,91 @@
+//! The two calls into CPython's C API that PyO3 has no safe form of, both for speed:
+//! making a `uuid.UUID` without running `UUID.__init__` (what CPython 3.14's own
+//! `UUID._from_int` does in Python: `object.__new__` and `object.__setattr__` of the two
+//! slots). Everything else goes through PyO3's safe API.
+
+use pyo3::ffi;
+use pyo3::prelude::*;
+use pyo3::types::{PyString, PyType};
+
+/// A new, empty instance of `cls` (as `object.__new__(cls)`), with `attrs` set through
+/// `object.__setattr__`, bypassing the class's own `__setattr__` (which `uuid.UUID`
+/// makes refuse every assignment).
+///
+/// `cls` must be a class whose instances `object.__new__` can make (no `__new__` of its
+/// own that must run): `uuid.UUID` is one.
+pub fn new_with_slots<'py>(
+    cls: &Bound<'py, PyType>,
+    attrs: [(&Bound<'py, PyString>, &Bound<'py, PyAny>); 2],
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = cls.py();
+    // SAFETY: `cls` is a live type object (the Bound holds a reference, and the GIL is
+    // held, as `py` proves). `PyType_GenericAlloc` is what `object.__new__` calls for a
+    // class defined in Python (its `tp_alloc`): it returns a new reference to a zeroed,
+    // GC-tracked instance, or NULL with an exception set, which `from_owned_ptr_or_err`
+    // turns into the `PyErr`.
+    let obj = unsafe {
+        Bound::from_owned_ptr_or_err(py, ffi::PyType_GenericAlloc(cls.as_type_ptr(), 0))?
+    };
+    for (name, value) in attrs {
+        // SAFETY: the three pointers are live objects held by Bounds for the duration of
+        // the call; `PyObject_GenericSetAttr` (`object.__setattr__`) borrows them, takes
+        // its own reference to `value`, and returns -1 with an exception set on failure.
+        let rc =
+            unsafe { ffi::PyObject_GenericSetAttr(obj.as_ptr(), name.as_ptr(), value.as_ptr()) };
+        if rc < 0 {
+            return Err(PyErr::fetch(py));
+        }
+    }
+    Ok(obj)
+}
+
+/// A list of `n` items, the `i`-th made by `item(i)`: allocated once at its full length
+/// (where appending would grow it a dozen times on the way to a million). A failing
+/// `item` leaves the rest of the slots empty, which the list's deallocation allows.
+pub fn list_of<'py>(
+    py: Python<'py>,
+    n: usize,
+    mut item: impl FnMut(usize) -> PyResult<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, pyo3::types::PyList>> {
+    let len = ffi::Py_ssize_t::try_from(n)
+        .map_err(|_| pyo3::exceptions::PyMemoryError::new_err("list too long"))?;
+    // SAFETY: the GIL is held (`py`). `PyList_New` returns a new reference to a list of
+    // `len` empty (NULL) slots, or NULL with `MemoryError` set, which
+    // `from_owned_ptr_or_err` turns into the `PyErr`.
+    let list = unsafe { Bound::from_owned_ptr_or_err(py, ffi::PyList_New(len))? };
+    for i in 0..n {
+        let obj = item(i)?;
+        // SAFETY: `list` is a list of `len` slots and `i < n == len`, so the index is in
+        // range; slot `i` is still empty (each is set once), so nothing is leaked; the
+        // call steals the reference that `into_ptr` hands over.
+        unsafe { ffi::PyList_SetItem(list.as_ptr(), i as ffi::Py_ssize_t, obj.into_ptr()) };
+    }
+    // SAFETY: `PyList_New` made a list.
+    Ok(unsafe { list.cast_into_unchecked() })
+}
+
+// In CPython's C API since 3.3 and exported by every CPython, but part of the stable ABI
+// only from 3.10 (so `pyo3::ffi` declares it only there): declared here so that the
+// abi3 module for 3.9 reads a `str`'s text in place rather than through a new `bytes`.
+unsafe extern "C" {
+    fn PyUnicode_AsUTF8AndSize(
+        unicode: *mut ffi::PyObject,
+        size: *mut ffi::Py_ssize_t,
+    ) -> *const std::ffi::c_char;
+}
+
+/// The UTF-8 text of `s`, in place (CPython keeps it with the string), or the
+/// `UnicodeEncodeError` of a string that has none (lone surrogates).
+pub fn utf8<'a>(s: &'a Bound<'_, PyString>) -> PyResult<&'a [u8]> {
+    let mut len: ffi::Py_ssize_t = 0;
+    // SAFETY: `s` is a live `str` (a Bound holds it, the GIL is held). The call returns
+    // a pointer to `len` bytes of UTF-8 owned by the string object and kept as long as
+    // it lives, which the returned borrow of `s` ensures; or NULL with an exception set.
+    unsafe {
+        let p = PyUnicode_AsUTF8AndSize(s.as_ptr(), &mut len);
+        if p.is_null() {
+            return Err(PyErr::fetch(s.py()));
+        }
+        Ok(std::slice::from_raw_parts(p.cast::<u8>(), len as usize))
+    }
+}
