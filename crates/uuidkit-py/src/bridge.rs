@@ -43,7 +43,7 @@ fn stdlib(py: Python<'_>) -> PyResult<&Stdlib> {
 /// `u` as a `uuid.UUID`.
 pub fn to_py(py: Python<'_>, u: Uuid) -> PyResult<Bound<'_, PyAny>> {
     let s = stdlib(py)?;
-    let int = u.as_u128().into_pyobject(py)?.into_any();
+    let int = platform::int_u128(py, u.as_u128())?;
     platform::new_with_slots(
         s.class.bind(py),
         [

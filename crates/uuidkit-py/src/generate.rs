@@ -51,6 +51,9 @@ fn for_this_process<G>(slot: &mut Option<PerProcess<G>>, make: impl FnOnce() -> 
 /// `getnode()`: the host's MAC address as a 48-bit integer (the interface that is up
 /// and physical first), else a random 48-bit number with the multicast bit set, as
 /// CPython's `getnode` falls back to; the same for the life of the process.
+///
+/// >>> uuidkit.getnode() == uuidkit.getnode() < 2**48
+/// True
 #[pyfunction]
 pub fn getnode() -> u64 {
     static NODE: OnceLock<u64> = OnceLock::new();

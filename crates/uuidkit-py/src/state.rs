@@ -57,7 +57,11 @@ fn refused(e: StateFileError) -> PyErr {
 /// Raises `RuntimeError` when a UUID was made already (where the state is never changes
 /// after), `OSError` naming the file when it cannot be used.
 ///
-/// >>> uuidkit.use_state_file("/nonexistent/dir/state")  # doctest: +SKIP
+/// >>> _ = uuidkit.uuid7()                     # too late now:
+/// >>> uuidkit.use_state_file("/tmp/uuidkit-state")
+/// Traceback (most recent call last):
+/// ...
+/// RuntimeError: the process-wide generators have made UUIDs already and ...
 #[pyfunction]
 pub fn use_state_file(path: PathBuf) -> PyResult<()> {
     uuidkit::use_state_file(path).map_err(refused)
@@ -69,6 +73,11 @@ pub fn use_state_file(path: PathBuf) -> PyResult<()> {
 ///
 /// Raises `RuntimeError` when a UUID was made already, `OSError` naming the socket when
 /// the daemon does not answer.
+///
+/// >>> uuidkit.use_daemon("/nonexistent/uuidkitd.sock")
+/// Traceback (most recent call last):
+/// ...
+/// OSError: cannot reach uuidkitd at /nonexistent/uuidkitd.sock: ...
 #[pyfunction]
 pub fn use_daemon(path: PathBuf) -> PyResult<()> {
     uuidkit::generator::use_daemon(path).map_err(refused)?;

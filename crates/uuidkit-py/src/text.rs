@@ -199,7 +199,7 @@ pub fn parse<'py>(
 /// `urn:uuid:` prefix stays lowercase); the compact forms have one spelling each.
 ///
 /// >>> uuidkit.format(uuidkit.NAMESPACE_DNS, "base58")
-/// 'EEDzfAzPSvyNVVovFbyNeA'
+/// 'EJ34kCVxxF9jHMKD4EgrAK'
 /// >>> uuidkit.format(uuidkit.NAMESPACE_DNS, "urn", upper=True)
 /// 'urn:uuid:6BA7B810-9DAD-11D1-80B4-00C04FD430C8'
 #[pyfunction]
