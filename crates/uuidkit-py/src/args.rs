@@ -18,21 +18,17 @@ pub fn masked(value: &Bound<'_, PyAny>, mask: u64) -> PyResult<u64> {
     value.bitand(mask)?.extract()
 }
 
-/// A `node` as CPython's `uuid1` takes it: an integer in `0 <= node < 2**48`, else the
-/// `ValueError` `UUID(fields=...)` raises there; what is not an integer is a `TypeError`.
+/// A `node` as CPython's `uuid1` takes it, with the operators it uses: `0 <= node <
+/// 2**48` (else the `ValueError` its `UUID(fields=...)` raises; a type that does not
+/// compare with `int` raises the comparison's `TypeError`), then `|` with the other
+/// fields (a `float` in range raises its `TypeError` there).
 pub fn node48(value: &Bound<'_, PyAny>) -> PyResult<u64> {
-    let index = value.call_method0("__index__").map_err(|_| {
-        PyTypeError::new_err(format!(
-            "uuid1() argument 'node' must be an integer, not {}",
-            type_name(value)
-        ))
-    })?;
-    match index.extract::<u64>() {
-        Ok(n) if n < 1 << 48 => Ok(n),
-        _ => Err(PyValueError::new_err(
+    if !(value.ge(0)? && value.lt(1u64 << 48)?) {
+        return Err(PyValueError::new_err(
             "field 6 out of range (need a 48-bit value)",
-        )),
+        ));
     }
+    value.bitor(0)?.extract()
 }
 
 /// A count `n` of `*_many`/`*_bytes`: an integer from 0, with `size` bytes kept per
@@ -47,23 +43,27 @@ pub fn count(value: &Bound<'_, PyAny>, func: &str, size: usize) -> PyResult<usiz
             type_name(value)
         )));
     }
-    let n: i128 = value.extract().map_err(|_| {
-        PyValueError::new_err(format!("{func}() argument 'n' is too large: {value}"))
-    })?;
+    let n: i128 = value.extract().map_err(|_| too_large(func, value))?;
     if n < 0 {
         return Err(PyValueError::new_err(format!(
             "{func}() argument 'n' must not be negative, got {n}"
         )));
     }
-    match usize::try_from(n).ok().filter(|n| {
-        n.checked_mul(size)
-            .is_some_and(|b| b <= isize::MAX as usize)
-    }) {
-        Some(n) => Ok(n),
-        None => Err(PyMemoryError::new_err(format!(
+    let n = usize::try_from(n).map_err(|_| too_large(func, value))?;
+    match n.checked_mul(size) {
+        Some(b) if b <= isize::MAX as usize => Ok(n),
+        _ => Err(PyMemoryError::new_err(format!(
             "{func}() argument 'n' is {n}: {size} bytes each is more than memory can hold"
         ))),
     }
+}
+
+/// A count past the machine's word: no memory could hold it, and no index reach it.
+fn too_large(func: &str, value: &Bound<'_, PyAny>) -> PyErr {
+    PyValueError::new_err(format!(
+        "{func}() argument 'n' is {value}: more than a {}-bit count",
+        usize::BITS
+    ))
 }
 
 /// A name (of a form, method or layout) given as argument `arg` of `func`: a `str`,
@@ -141,7 +141,11 @@ pub fn unix_time(value: &Bound<'_, PyAny>, func: &str) -> PyResult<UnixTime> {
         if !secs.is_finite() || secs.abs() > 1e15 {
             return Err(bad(format!("{secs} seconds is outside every UUID's range")));
         }
-        (secs * 1e9).round() as i128
+        // Whole seconds and the fraction apart (both exact in an f64), so that the
+        // nanoseconds of 1645557742.25 are 250000000, not the 249999872 of one product.
+        let whole = secs.floor();
+        let frac = ((secs - whole) * 1e9).round() as i128;
+        whole as i128 * 1_000_000_000 + frac
     } else {
         return Err(PyTypeError::new_err(format!(
             "{func}() argument 'time' must be a datetime.datetime, int or float, not {}",

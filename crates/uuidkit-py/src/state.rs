@@ -4,7 +4,7 @@
 //! UUID, `use_daemon(path)` / `use_state_file(path)`. Two processes that share a daemon
 //! or a state file never make the same v1, v6, v7 or v8 UUID, nor go backwards.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use pyo3::exceptions::{PyOSError, PyRuntimeError};
@@ -41,12 +41,15 @@ pub fn check_source() -> PyResult<()> {
     }
 }
 
-fn refused(e: StateFileError) -> PyErr {
+/// The library's refusal, as the exception Python expects, naming the call and the
+/// path it was given.
+fn refused(func: &str, path: &Path, e: StateFileError) -> PyErr {
+    let message = format!("{func}({:?}): {e}", path.display().to_string());
     match e {
         StateFileError::AlreadyStarted { .. } | StateFileError::DaemonInUse { .. } => {
-            PyRuntimeError::new_err(e.to_string())
+            PyRuntimeError::new_err(message)
         }
-        _ => PyOSError::new_err(e.to_string()),
+        _ => PyOSError::new_err(message),
     }
 }
 
@@ -61,10 +64,10 @@ fn refused(e: StateFileError) -> PyErr {
 /// >>> uuidkit.use_state_file("/tmp/uuidkit-state")
 /// Traceback (most recent call last):
 /// ...
-/// RuntimeError: the process-wide generators have made UUIDs already and ...
+/// RuntimeError: use_state_file("/tmp/uuidkit-state"): the process-wide generators have made ...
 #[pyfunction]
 pub fn use_state_file(path: PathBuf) -> PyResult<()> {
-    uuidkit::use_state_file(path).map_err(refused)
+    uuidkit::use_state_file(&path).map_err(|e| refused("use_state_file", &path, e))
 }
 
 /// `use_daemon(path)`: lease the time-based generators' timestamps from `uuidkitd` at
@@ -77,10 +80,10 @@ pub fn use_state_file(path: PathBuf) -> PyResult<()> {
 /// >>> uuidkit.use_daemon("/nonexistent/uuidkitd.sock")
 /// Traceback (most recent call last):
 /// ...
-/// OSError: cannot reach uuidkitd at /nonexistent/uuidkitd.sock: ...
+/// OSError: use_daemon("/nonexistent/uuidkitd.sock"): cannot reach uuidkitd at ...
 #[pyfunction]
 pub fn use_daemon(path: PathBuf) -> PyResult<()> {
-    uuidkit::generator::use_daemon(path).map_err(refused)?;
+    uuidkit::generator::use_daemon(&path).map_err(|e| refused("use_daemon", &path, e))?;
     // An explicit choice that worked replaces a failed one from the environment.
     *SOURCE_FAILED.lock().unwrap_or_else(|e| e.into_inner()) = None;
     Ok(())
