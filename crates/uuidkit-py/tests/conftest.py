@@ -1,0 +1,92 @@
+"""Shared fixtures: where the CLI and daemon binaries are, and a way to run Python code in a
+fresh interpreter (for what must happen before a process's first UUID, or in two processes
+at once)."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+# tests/ -> uuidkit-py/ -> crates/ -> the repository root
+REPO = Path(__file__).resolve().parents[3]
+
+# Variables that change which state the generators share: a child must only see the ones a
+# test gives it, never ones leaking from the developer's shell.
+_STATE_VARS = ("UUIDKIT_STATE", "UUIDKIT_DAEMON")
+
+
+def bin_dir() -> Path:
+    return Path(os.environ.get("UUIDKIT_BIN_DIR", str(REPO / "target" / "debug")))
+
+
+def _binary(name: str) -> Path:
+    path = bin_dir() / name
+    if not (path.is_file() and os.access(path, os.X_OK)):
+        pytest.skip(
+            f"{name} binary not found at {path}: build it with "
+            f"`cargo build -p uuidkit-cli -p uuidkitd` or set UUIDKIT_BIN_DIR"
+        )
+    return path
+
+
+@pytest.fixture(scope="session")
+def uuidkit_bin() -> Path:
+    """The `uuidkit` CLI (skips the test when it is not built)."""
+    return _binary("uuidkit")
+
+
+@pytest.fixture(scope="session")
+def uuidkitd_bin() -> Path:
+    """The `uuidkitd` daemon (skips the test when it is not built)."""
+    return _binary("uuidkitd")
+
+
+def child_env(extra=None) -> dict:
+    env = {k: v for k, v in os.environ.items() if k not in _STATE_VARS}
+    env.update(extra or {})
+    return env
+
+
+def spawn_python(code: str, env=None, args=(), **kw) -> subprocess.Popen:
+    """Start `python -c code args...` with the test interpreter and `env` added to a clean
+    environment."""
+    return subprocess.Popen(
+        [sys.executable, "-c", code, *map(str, args)],
+        env=child_env(env),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        **kw,
+    )
+
+
+def run_python(code: str, env=None, args=(), timeout: float = 120, check: bool = True):
+    """Run `python -c code args...`; with check, fail the test showing stderr if it exits
+    non-zero."""
+    proc = subprocess.run(
+        [sys.executable, "-c", code, *map(str, args)],
+        env=child_env(env),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    if check and proc.returncode != 0:
+        pytest.fail(
+            f"child python exited {proc.returncode}\n--- stdout\n{proc.stdout}\n"
+            f"--- stderr\n{proc.stderr}"
+        )
+    return proc
+
+
+@pytest.fixture
+def py():
+    """`py(code, env=None, args=(), timeout=120, check=True)` -> CompletedProcess of a fresh python."""
+    return run_python
+
+
+@pytest.fixture
+def spawn_py():
+    """`spawn_py(code, env=None, args=())` -> Popen of a fresh python (stdout/stderr piped, text)."""
+    return spawn_python
