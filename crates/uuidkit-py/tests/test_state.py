@@ -328,3 +328,39 @@ print(json.dumps([type(w1).__name__, all(isinstance(x, str) for x in w1), w2]))
     kind, all_str, second = json.loads(py(code, env={"UUIDKIT_STATE": str(short_tmp / "s")}).stdout)
     assert kind == "list" and all_str
     assert second == [], "warnings are taken: a second call right after has none new"
+
+
+FORK_ON_DAEMON = r"""
+import os, sys, uuidkit
+us = [uuidkit.uuid7()]                      # the parent's connection is open now
+r, w = os.pipe()
+pid = os.fork()
+made = []
+for _ in range(300):                        # both at once, each lease a request
+    made += uuidkit.uuid7_many(2000)
+    made.append(uuidkit.uuid6())
+warnings = uuidkit.take_store_warnings()
+if pid == 0:
+    os.write(w, (repr(warnings) + "\n" + " ".join(str(u.int) for u in made)).encode())
+    os._exit(0)
+os.close(w)
+child = b""
+while chunk := os.read(r, 1 << 20):
+    child += chunk
+os.waitpid(pid, 0)
+child_warnings, child_made = child.decode().split("\n", 1)
+print(repr(warnings))
+print(child_warnings)
+print(len(set(u.int for u in made) | set(map(int, child_made.split()))), len(made) * 2)
+"""
+
+
+def test_daemon_after_fork_parent_and_child_each_have_their_own_connection(py, daemon):
+    # After fork, a client that kept talking on its parent's connection would mix its
+    # requests and replies with the parent's: garbled replies, warnings, UUIDs made in
+    # memory. Each must use its own.
+    out = py(FORK_ON_DAEMON, env={"UUIDKIT_DAEMON": str(daemon)}, timeout=240).stdout.split("\n")
+    assert out[0] == "[]", f"parent's store warnings: {out[0]}"
+    assert out[1] == "[]", f"child's store warnings: {out[1]}"
+    distinct, total = map(int, out[2].split())
+    assert distinct == total
