@@ -6,6 +6,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use pyo3::exceptions::{PyOSError, PyRuntimeError};
 use pyo3::prelude::*;
@@ -26,19 +27,25 @@ pub fn from_env() {
     if let Err(e) = uuidkit::generator::use_daemon(&path) {
         *SOURCE_FAILED.lock().unwrap_or_else(|e| e.into_inner()) =
             Some(format!("{e} (from {DAEMON_ENV})"));
+        FAILED.store(true, Ordering::Release);
     }
 }
 
+/// Whether [`SOURCE_FAILED`] holds a reason: read by every time-based call, so an
+/// atomic load rather than a lock.
+static FAILED: AtomicBool = AtomicBool::new(false);
+
 /// The daemon named by `UUIDKIT_DAEMON` could not be reached: `OSError`.
+#[inline]
 pub fn check_source() -> PyResult<()> {
-    match SOURCE_FAILED
+    if !FAILED.load(Ordering::Acquire) {
+        return Ok(());
+    }
+    let why = SOURCE_FAILED
         .lock()
         .unwrap_or_else(|e| e.into_inner())
-        .as_ref()
-    {
-        None => Ok(()),
-        Some(why) => Err(PyOSError::new_err(why.clone())),
-    }
+        .clone();
+    why.map_or(Ok(()), |why| Err(PyOSError::new_err(why)))
 }
 
 /// The library's refusal, as the exception Python expects, naming the call and the
@@ -86,6 +93,7 @@ pub fn use_daemon(path: PathBuf) -> PyResult<()> {
     uuidkit::generator::use_daemon(&path).map_err(|e| refused("use_daemon", &path, e))?;
     // An explicit choice that worked replaces a failed one from the environment.
     *SOURCE_FAILED.lock().unwrap_or_else(|e| e.into_inner()) = None;
+    FAILED.store(false, Ordering::Release);
     Ok(())
 }
 
