@@ -7,7 +7,7 @@
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyString, PyType};
+use pyo3::types::{PyInt, PyString, PyType};
 use uuidkit::Uuid;
 
 use crate::platform;
@@ -64,8 +64,11 @@ pub fn from_py(obj: &Bound<'_, PyAny>, func: &str, arg: &str) -> PyResult<Uuid> 
             type_name(obj)
         )));
     }
-    let int: u128 = obj.getattr(s.int.bind(py))?.extract()?;
-    Ok(Uuid::from_u128(int))
+    let int = obj.getattr(s.int.bind(py))?;
+    let int = int.cast::<PyInt>().map_err(|_| {
+        PyTypeError::new_err(format!("{func}() argument '{arg}': its .int is not an int"))
+    })?;
+    Ok(Uuid::from_u128(platform::u128_of(int)?))
 }
 
 /// The namespace of `uuid3`/`uuid5` as the standard library takes it: whatever has a

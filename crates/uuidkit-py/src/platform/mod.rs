@@ -111,6 +111,108 @@ enum IntFromBytes {
     ByteArray(unsafe extern "C" fn(*const u8, usize, i32, i32) -> *mut ffi::PyObject),
 }
 
+/// A CPython function that writes an `int` as 16 little-endian bytes in one step.
+#[derive(Clone, Copy)]
+enum IntToBytes {
+    /// `PyLong_AsNativeBytes(v, buffer, n, flags)`, public from CPython 3.13.
+    Native(
+        unsafe extern "C" fn(
+            *mut ffi::PyObject,
+            *mut std::ffi::c_void,
+            ffi::Py_ssize_t,
+            i32,
+        ) -> ffi::Py_ssize_t,
+    ),
+    /// `_PyLong_AsByteArray(v, bytes, n, little_endian, is_signed)`, exported by every
+    /// CPython 3; used only where `PyLong_AsNativeBytes` is missing (3.12 and older),
+    /// whose `_PyLong_AsByteArray` has these five parameters (3.13 added a sixth).
+    ByteArray(unsafe extern "C" fn(*mut ffi::PyObject, *mut u8, usize, i32, i32) -> i32),
+}
+
+/// Looks up `name` among the symbols already loaded (the interpreter's), or null.
+fn symbol(name: &std::ffi::CStr) -> *mut std::ffi::c_void {
+    #[cfg(unix)]
+    {
+        // SAFETY: `dlsym` with RTLD_DEFAULT searches the loaded objects for `name`, a
+        // NUL-terminated string; it returns null when there is none.
+        unsafe { libc::dlsym(libc::RTLD_DEFAULT, name.as_ptr()) }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = name;
+        std::ptr::null_mut()
+    }
+}
+
+fn int_to_bytes() -> Option<IntToBytes> {
+    static FOUND: std::sync::OnceLock<Option<IntToBytes>> = std::sync::OnceLock::new();
+    *FOUND.get_or_init(|| {
+        let native = symbol(c"PyLong_AsNativeBytes");
+        if !native.is_null() {
+            // SAFETY: the symbol of that name is the function with this C signature
+            // (CPython's Include/cpython/longobject.h, 3.13 and later).
+            return Some(IntToBytes::Native(unsafe {
+                std::mem::transmute::<
+                    *mut std::ffi::c_void,
+                    unsafe extern "C" fn(
+                        *mut ffi::PyObject,
+                        *mut std::ffi::c_void,
+                        ffi::Py_ssize_t,
+                        i32,
+                    ) -> ffi::Py_ssize_t,
+                >(native)
+            }));
+        }
+        let array = symbol(c"_PyLong_AsByteArray");
+        if !array.is_null() {
+            // SAFETY: without `PyLong_AsNativeBytes` this is CPython 3.12 or older,
+            // whose `_PyLong_AsByteArray` has this signature (Include/cpython/longobject.h).
+            return Some(IntToBytes::ByteArray(unsafe {
+                std::mem::transmute::<
+                    *mut std::ffi::c_void,
+                    unsafe extern "C" fn(*mut ffi::PyObject, *mut u8, usize, i32, i32) -> i32,
+                >(array)
+            }));
+        }
+        None
+    })
+}
+
+/// The value of `v`, an `int`, as a `u128`: an error for a negative one or one of more
+/// than 128 bits.
+pub fn u128_of(v: &Bound<'_, pyo3::types::PyInt>) -> PyResult<u128> {
+    let mut bytes = [0u8; 16];
+    let ok = match int_to_bytes() {
+        // SAFETY: the GIL is held; `v` is a live `int`; `bytes` is 16 writable bytes.
+        // Flags 1 | 4 | 8: little endian, unsigned, negative values rejected. The result
+        // is the number of bytes the value needs (more than 16: it did not fit), or -1
+        // with an exception set.
+        Some(IntToBytes::Native(f)) => {
+            let n = unsafe { f(v.as_ptr(), bytes.as_mut_ptr().cast(), 16, 1 | 4 | 8) };
+            if n < 0 {
+                return Err(PyErr::fetch(v.py()));
+            }
+            n <= 16
+        }
+        // SAFETY: as above; unsigned and little endian; -1 with `OverflowError` set when
+        // the value is negative or does not fit.
+        Some(IntToBytes::ByteArray(f)) => {
+            if unsafe { f(v.as_ptr(), bytes.as_mut_ptr(), 16, 1, 0) } < 0 {
+                return Err(PyErr::fetch(v.py()));
+            }
+            true
+        }
+        None => return v.extract(),
+    };
+    if ok {
+        Ok(u128::from_le_bytes(bytes))
+    } else {
+        Err(pyo3::exceptions::PyOverflowError::new_err(
+            "int too big to convert",
+        ))
+    }
+}
+
 /// Which of the two this interpreter has, looked up once. The stable ABI has neither
 /// (for abi3 PyO3 builds a 128-bit int from two halves with a shift and an or: five
 /// objects for one), so they are found at run time, and their absence falls back to
@@ -118,35 +220,27 @@ enum IntFromBytes {
 fn int_from_bytes() -> Option<IntFromBytes> {
     static FOUND: std::sync::OnceLock<Option<IntFromBytes>> = std::sync::OnceLock::new();
     *FOUND.get_or_init(|| {
-        #[cfg(unix)]
-        {
-            // SAFETY: `dlsym` with RTLD_DEFAULT searches the symbols already loaded (the
-            // interpreter's); the names are NUL-terminated literals. A non-null result is
-            // the function of that name, whose C signature (from CPython's headers:
-            // Include/cpython/longobject.h) is the one transmuted to.
-            unsafe {
-                let native = libc::dlsym(
-                    libc::RTLD_DEFAULT,
-                    c"PyLong_FromUnsignedNativeBytes".as_ptr(),
-                );
-                if !native.is_null() {
-                    return Some(IntFromBytes::Native(std::mem::transmute::<
-                        *mut std::ffi::c_void,
-                        unsafe extern "C" fn(
-                            *const std::ffi::c_void,
-                            usize,
-                            i32,
-                        ) -> *mut ffi::PyObject,
-                    >(native)));
-                }
-                let array = libc::dlsym(libc::RTLD_DEFAULT, c"_PyLong_FromByteArray".as_ptr());
-                if !array.is_null() {
-                    return Some(IntFromBytes::ByteArray(std::mem::transmute::<
-                        *mut std::ffi::c_void,
-                        unsafe extern "C" fn(*const u8, usize, i32, i32) -> *mut ffi::PyObject,
-                    >(array)));
-                }
-            }
+        let native = symbol(c"PyLong_FromUnsignedNativeBytes");
+        if !native.is_null() {
+            // SAFETY: the symbol of that name is the function with this C signature
+            // (CPython's Include/cpython/longobject.h, 3.13 and later).
+            return Some(IntFromBytes::Native(unsafe {
+                std::mem::transmute::<
+                    *mut std::ffi::c_void,
+                    unsafe extern "C" fn(*const std::ffi::c_void, usize, i32) -> *mut ffi::PyObject,
+                >(native)
+            }));
+        }
+        let array = symbol(c"_PyLong_FromByteArray");
+        if !array.is_null() {
+            // SAFETY: the symbol of that name has had this signature in every CPython 3
+            // (Include/cpython/longobject.h; Include/longobject.h before 3.8).
+            return Some(IntFromBytes::ByteArray(unsafe {
+                std::mem::transmute::<
+                    *mut std::ffi::c_void,
+                    unsafe extern "C" fn(*const u8, usize, i32, i32) -> *mut ffi::PyObject,
+                >(array)
+            }));
         }
         None
     })
