@@ -7,7 +7,7 @@
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyInt, PyString, PyType};
+use pyo3::types::{PyInt, PyModule, PyString, PyType};
 use uuidkit::Uuid;
 
 use crate::platform;
@@ -23,6 +23,9 @@ struct Stdlib {
     int: Py<PyString>,
     is_safe: Py<PyString>,
     bytes: Py<PyString>,
+    /// `uuid.NAMESPACE_DNS` … `NAMESPACE_X500` and their values: the namespaces nearly
+    /// every `uuid3`/`uuid5` call names, known by identity without reading their `int`.
+    namespaces: [(Py<PyAny>, Uuid); 4],
 }
 
 static STDLIB: PyOnceLock<Stdlib> = PyOnceLock::new();
@@ -36,8 +39,21 @@ fn stdlib(py: Python<'_>) -> PyResult<&Stdlib> {
             int: PyString::intern(py, "int").unbind(),
             is_safe: PyString::intern(py, "is_safe").unbind(),
             bytes: PyString::intern(py, "bytes").unbind(),
+            namespaces: [
+                known(&uuid, "NAMESPACE_DNS")?,
+                known(&uuid, "NAMESPACE_URL")?,
+                known(&uuid, "NAMESPACE_OID")?,
+                known(&uuid, "NAMESPACE_X500")?,
+            ],
         })
     })
+}
+
+/// The standard module's constant `name` and its value, read from it (not assumed).
+fn known(uuid: &Bound<'_, PyModule>, name: &str) -> PyResult<(Py<PyAny>, Uuid)> {
+    let obj = uuid.getattr(name)?;
+    let value: u128 = obj.getattr("int")?.extract()?;
+    Ok((obj.unbind(), Uuid::from_u128(value)))
 }
 
 /// `u` as a `uuid.UUID`.
@@ -78,6 +94,9 @@ pub fn from_py(obj: &Bound<'_, PyAny>, func: &str, arg: &str) -> PyResult<Uuid> 
 pub fn namespace(obj: &Bound<'_, PyAny>, func: &str) -> PyResult<Uuid> {
     let py = obj.py();
     let s = stdlib(py)?;
+    if let Some((_, u)) = s.namespaces.iter().find(|(ns, _)| obj.is(ns.bind(py))) {
+        return Ok(*u);
+    }
     if obj.get_type().is(s.class.bind(py)) {
         return from_py(obj, func, "namespace");
     }

@@ -19,9 +19,9 @@ mod text;
 
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
+use uuidkit::Uuid;
 use uuidkit::generator::v7::V7Method;
 use uuidkit::layout::Layout;
-use uuidkit::{Uuid, namespace};
 
 /// Every UUID of RFC 9562: the standard `uuid` module's generators, returning
 /// `uuid.UUID`, and all of uuidkit.
@@ -49,16 +49,18 @@ fn _uuidkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(state::use_daemon, m)?)?;
     m.add_function(wrap_pyfunction!(state::take_store_warnings, m)?)?;
     m.add("ParseError", py.get_type::<text::ParseError>())?;
-    let constants: [(&str, Uuid); 6] = [
-        ("NIL", Uuid::NIL),
-        ("MAX", Uuid::MAX),
-        ("NAMESPACE_DNS", namespace::DNS),
-        ("NAMESPACE_URL", namespace::URL),
-        ("NAMESPACE_OID", namespace::OID),
-        ("NAMESPACE_X500", namespace::X500),
-    ];
-    for (name, u) in constants {
-        m.add(name, bridge::to_py(py, u)?)?;
+    m.add("NIL", bridge::to_py(py, Uuid::NIL)?)?;
+    m.add("MAX", bridge::to_py(py, Uuid::MAX)?)?;
+    // The standard module's own namespace objects, so that `uuidkit.NAMESPACE_DNS is
+    // uuid.NAMESPACE_DNS`, as a drop-in's constants should be.
+    let stdlib = py.import("uuid")?;
+    for name in [
+        "NAMESPACE_DNS",
+        "NAMESPACE_URL",
+        "NAMESPACE_OID",
+        "NAMESPACE_X500",
+    ] {
+        m.add(name, stdlib.getattr(name)?)?;
     }
     m.add("FORMS", PyTuple::new(py, text::FORMS)?)?;
     m.add("METHODS", PyTuple::new(py, V7Method::NAMES)?)?;

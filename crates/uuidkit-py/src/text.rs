@@ -204,27 +204,30 @@ pub fn parse<'py>(
 /// 'urn:uuid:6BA7B810-9DAD-11D1-80B4-00C04FD430C8'
 #[pyfunction]
 #[pyo3(signature = (u, form=None, *, upper=false))]
-pub fn format(
-    u: &Bound<'_, PyAny>,
-    form: Option<&Bound<'_, PyAny>>,
+pub fn format<'py>(
+    u: &Bound<'py, PyAny>,
+    form: Option<&Bound<'py, PyAny>>,
     upper: bool,
-) -> PyResult<String> {
+) -> PyResult<Bound<'py, PyString>> {
+    let py = u.py();
     let uuid = bridge::from_py(u, "format", "u")?;
     let form = form
         .map(|f| Form::from_arg(f, "format"))
         .transpose()?
         .unwrap_or(Form::Hex(Format::Hyphenated));
-    Ok(match form {
+    // The text is written on the stack and copied once, into the `str`.
+    match form {
         Form::Hex(f) => {
             let case = if upper { Case::Upper } else { Case::Lower };
-            uuid.format(f, case).as_str().to_owned()
+            Ok(PyString::new(py, uuid.format(f, case).as_str()))
         }
-        Form::Compact(e) if upper => {
-            return Err(PyValueError::new_err(format!(
-                "format() argument 'upper' applies to the hex forms only, not {}",
-                e.name()
-            )));
+        Form::Compact(e) if upper => Err(PyValueError::new_err(format!(
+            "format() argument 'upper' applies to the hex forms only, not {}",
+            e.name()
+        ))),
+        Form::Compact(e) => {
+            let mut buf = [0u8; Encoding::MAX_LEN];
+            Ok(PyString::new(py, e.encode(&uuid, &mut buf)))
         }
-        Form::Compact(e) => e.encode_to_string(&uuid),
-    })
+    }
 }
