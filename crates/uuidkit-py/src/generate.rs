@@ -81,7 +81,6 @@ fn next_ticks(last: &Mutex<u64>) -> PyResult<GregorianTimestamp> {
 
 /// The fields of a v1/v6 UUID given a `node` or `clock_seq`, as CPython makes them.
 fn explicit_fields(
-    py: Python<'_>,
     node: Option<u64>,
     clock_seq: Option<&Bound<'_, PyAny>>,
     last: &Mutex<u64>,
@@ -91,7 +90,6 @@ fn explicit_fields(
         None => Csprng.next_u32() as u16,
     };
     let node = node.unwrap_or_else(getnode);
-    let _ = py;
     Ok(GregorianFields {
         timestamp: next_ticks(last)?,
         clock_seq: ClockSequence::from_masked(clock_seq),
@@ -127,7 +125,7 @@ pub fn uuid1<'py>(
     // CPython masks the clock sequence before it checks the node.
     let cs = clock_seq.map(|c| masked(c, 0x3fff)).transpose()?;
     let node = node.map(node48).transpose()?;
-    let mut f = explicit_fields(py, node, None, &LAST_V1_TICKS)?;
+    let mut f = explicit_fields(node, None, &LAST_V1_TICKS)?;
     if let Some(cs) = cs {
         f.clock_seq = ClockSequence::from_masked(cs as u16);
     }
@@ -155,7 +153,7 @@ pub fn uuid6<'py>(
         return to_py(py, uuidkit::try_v6().map_err(gen_error)?);
     }
     let node = node.map(|n| masked(n, 0xffff_ffff_ffff)).transpose()?;
-    let f = explicit_fields(py, node, clock_seq, &LAST_V6_TICKS)?;
+    let f = explicit_fields(node, clock_seq, &LAST_V6_TICKS)?;
     to_py(py, layout::v6::encode(&f))
 }
 
