@@ -187,12 +187,10 @@ fn name_bytes<'a>(name: &'a Bound<'_, PyAny>, func: &str) -> PyResult<Cow<'a, [u
 /// '5df41881-3aed-3515-88a7-2f4a814cf09e'
 #[pyfunction]
 pub fn uuid3<'py>(
-    py: Python<'py>,
     namespace: &Bound<'py, PyAny>,
     name: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let ns = bridge::namespace(namespace, "uuid3")?;
-    to_py(py, uuidkit::v3(&ns, &name_bytes(name, "uuid3")?))
+    name_based(namespace, name, "uuid3", uuidkit::v3)
 }
 
 /// `uuid5(namespace, name)`: the SHA-1 name-based UUID (RFC 9562 §5.5), equal to
@@ -202,12 +200,22 @@ pub fn uuid3<'py>(
 /// '2ed6657d-e927-568b-95e1-2665a8aea6a2'
 #[pyfunction]
 pub fn uuid5<'py>(
-    py: Python<'py>,
     namespace: &Bound<'py, PyAny>,
     name: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let ns = bridge::namespace(namespace, "uuid5")?;
-    to_py(py, uuidkit::v5(&ns, &name_bytes(name, "uuid5")?))
+    name_based(namespace, name, "uuid5", uuidkit::v5)
+}
+
+/// A name-based UUID of `namespace` and `name`, read as CPython's `uuid3`/`uuid5` read
+/// them, hashed by `hash`.
+fn name_based<'py>(
+    namespace: &Bound<'py, PyAny>,
+    name: &Bound<'py, PyAny>,
+    func: &str,
+    hash: fn(&Uuid, &[u8]) -> Uuid,
+) -> PyResult<Bound<'py, PyAny>> {
+    let ns = bridge::namespace(namespace, func)?;
+    to_py(namespace.py(), hash(&ns, &name_bytes(name, func)?))
 }
 
 /// `uuid4()`: a random UUID (RFC 9562 §5.4), 122 bits from uuidkit's CSPRNG (seeded
@@ -355,8 +363,7 @@ pub fn uuid8<'py>(
                 "uuid8(layout=\"b2\") needs the arguments 'namespace' and 'name'",
             ));
         };
-        let ns = bridge::namespace(ns, "uuid8")?;
-        return to_py(py, uuidkit::v8_sha256(&ns, &name_bytes(name, "uuid8")?));
+        return name_based(ns, name, "uuid8", uuidkit::v8_sha256);
     }
     if namespace.is_some() || name.is_some() {
         return Err(PyTypeError::new_err(
