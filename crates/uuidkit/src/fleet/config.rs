@@ -225,6 +225,13 @@ mod tests {
                 Err(FleetError::BadBits { .. })
             ));
         }
+        // A layout with no room for an ID says so, not "1 to 0 bits".
+        let b1 = FleetError::BadBits {
+            bits: 3,
+            max: 0,
+            layout: "b1".into(),
+        };
+        assert_eq!(b1.to_string(), "b1 takes no machine ID");
         let c = FleetConfig::new("http://[::1]:2379/, http://a.b:1", "f", 31).unwrap();
         assert_eq!(c.endpoints(), ["http://[::1]:2379", "http://a.b:1"]);
         assert!(c.clone().with_ttl(Duration::from_secs(1)).is_err());

@@ -106,6 +106,10 @@ impl fmt::Display for FleetError {
                 f,
                 "fleet name {fleet:?}: expected 1 to 64 of a-z, A-Z, 0-9, '-', '_', '.'"
             ),
+            // b1 and b2 are not the draft's layouts: they have no room for an ID at all.
+            FleetError::BadBits { max: 0, layout, .. } => {
+                write!(f, "{layout} takes no machine ID")
+            }
             FleetError::BadBits { bits, max, layout } => {
                 write!(f, "machine-ID width {bits}: {layout} takes 1 to {max} bits")
             }
