@@ -463,3 +463,19 @@ def test_getnode_same_in_a_child_process_or_multicast(py):
     out = int(py("import uuidkit; print(uuidkit.getnode())").stdout)
     if n != out:
         assert (n >> 40) & 1 and (out >> 40) & 1
+
+
+def test_our_uuids_are_untracked_by_the_cyclic_gc():
+    # docs/python.md: a uuid.UUID can be in no reference cycle, so ours are untracked
+    # (the standard library's are tracked); they still behave as any UUID and are freed.
+    import gc
+    import weakref
+
+    made = [uuidkit.uuid4(), uuidkit.uuid7(), uuidkit.parse(str(uuid.uuid4()))]
+    made += uuidkit.uuid7_many(3)
+    assert not any(gc.is_tracked(u) for u in made)
+    assert gc.is_tracked(uuid.uuid4())
+    u = uuidkit.uuid4()
+    ref = weakref.ref(u)
+    del u
+    assert ref() is None
