@@ -62,6 +62,7 @@ fn _uuidkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     ] {
         m.add(name, stdlib.getattr(name)?)?;
     }
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("FORMS", PyTuple::new(py, text::FORMS)?)?;
     m.add("METHODS", PyTuple::new(py, V7Method::NAMES)?)?;
     m.add("LAYOUTS", PyTuple::new(py, Layout::NAMES)?)?;

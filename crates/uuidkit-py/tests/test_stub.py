@@ -22,6 +22,10 @@ def stub_names():
     return names
 
 
+def test_version_is_the_crates():
+    assert uuidkit.__version__.count(".") == 2 and "__version__" in stub_names()
+
+
 def test_py_typed_and_stub_are_installed():
     assert (PACKAGE / "py.typed").is_file()
     assert (PACKAGE / "__init__.pyi").is_file()

@@ -56,6 +56,7 @@ from uuidkit._uuidkit import (
     v1_to_v6,
     v6_to_v1,
 )
+from uuidkit._uuidkit import __version__
 
 __all__ = [
     "FORMS",

@@ -13,6 +13,8 @@ import os
 import uuid as _uuid
 from typing import Any, Final, Literal, Union, overload
 
+__version__: Final[str]
+
 UUID = _uuid.UUID
 SafeUUID = _uuid.SafeUUID
 
