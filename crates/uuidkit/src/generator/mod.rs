@@ -129,7 +129,7 @@ type HeldForFork = (
     MutexGuard<'static, Option<V7Generator>>,
     MutexGuard<'static, Option<V8Generator>>,
     MutexGuard<'static, Option<PathBuf>>,
-    Option<MutexGuard<'static, Option<std::sync::Arc<crate::service::client::DaemonClient>>>>,
+    state_file::DaemonHeld,
     MutexGuard<'static, clock_seq_pool::Pool>,
 );
 
@@ -154,17 +154,11 @@ fn lock_all_for_fork() {
         // together with the pool's.
         STATE_PATH.lock().unwrap_or_else(|e| e.into_inner()),
         // Taken inside STATE_PATH's (by `use_daemon`), so after it.
-        daemon_for_fork(),
+        state_file::lock_daemon_for_fork(),
         // Taken inside generator locks (by `next`), so after them.
         clock_seq_pool::lock_for_fork(),
     );
     HELD_FOR_FORK.with(|h| *h.borrow_mut() = Some(held));
-}
-
-#[cfg(unix)]
-fn daemon_for_fork()
--> Option<MutexGuard<'static, Option<std::sync::Arc<crate::service::client::DaemonClient>>>> {
-    Some(state_file::DAEMON.lock().unwrap_or_else(|e| e.into_inner()))
 }
 
 /// Runs just after `fork`, in the parent and in the child (where the thread that forked

@@ -29,6 +29,21 @@ pub(super) static STATE_PATH: Mutex<Option<PathBuf>> = Mutex::new(None);
 #[cfg(unix)]
 pub(super) static DAEMON: Mutex<Option<Arc<DaemonClient>>> = Mutex::new(None);
 
+/// What the fork handlers hold of [`DAEMON`] across a `fork`: its guard (off Unix there
+/// is no daemon, and nothing to hold).
+#[cfg(unix)]
+pub(super) type DaemonHeld = std::sync::MutexGuard<'static, Option<Arc<DaemonClient>>>;
+#[cfg(not(unix))]
+pub(super) type DaemonHeld = ();
+
+/// Takes [`DAEMON`] for the fork handlers.
+#[cfg(unix)]
+pub(super) fn lock_daemon_for_fork() -> DaemonHeld {
+    DAEMON.lock().unwrap_or_else(|e| e.into_inner())
+}
+#[cfg(not(unix))]
+pub(super) fn lock_daemon_for_fork() -> DaemonHeld {}
+
 /// Whether the process-wide generators use a state file or daemon: 0 not decided yet (no
 /// generator has started), 1 no, 2 yes. Decided once, at the first UUID, and never
 /// changed after: generators of one process must not disagree on where their state is.
