@@ -15,6 +15,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyMemoryView, PyString};
 use uuidkit::generator::draft::DraftGenerator;
+use uuidkit::generator::timed::{Stamp, Timed};
 use uuidkit::generator::v7::{V7Generator, V7Method};
 use uuidkit::layout::{self, ClockSequence, GregorianFields, Layout};
 use uuidkit::random::{Csprng, RngCore};
@@ -40,12 +41,25 @@ struct PerProcess<G> {
     g: G,
 }
 
-fn for_this_process<G>(slot: &mut Option<PerProcess<G>>, make: impl FnOnce() -> G) -> &mut G {
+fn for_this_process<G>(
+    slot: &mut Option<PerProcess<G>>,
+    make: impl FnOnce() -> PyResult<G>,
+) -> PyResult<&mut G> {
     let pid = std::process::id();
-    if slot.as_ref().is_some_and(|p| p.pid != pid) {
-        *slot = None;
+    if slot.as_ref().is_none_or(|p| p.pid != pid) {
+        *slot = Some(PerProcess { pid, g: make()? });
     }
-    &mut slot.get_or_insert_with(|| PerProcess { pid, g: make() }).g
+    // Some: this process's, or set just above.
+    Ok(&mut slot.as_mut().expect("set above").g)
+}
+
+/// `g`, sharing the state file or daemon of the process-wide generators, when they have
+/// one.
+fn shared<S: Stamp>(g: Timed<S>) -> Timed<S> {
+    match uuidkit::generator::process_lease_source() {
+        Some(s) => g.with_store(s),
+        None => g,
+    }
 }
 
 /// `getnode()`: the host's MAC address as a 48-bit integer (the interface that is up
@@ -237,16 +251,6 @@ fn method_of(method: &Bound<'_, PyAny>) -> PyResult<V7Method> {
         .map_err(|_| args::unknown("uuid7", "method", &text, &V7Method::NAMES))
 }
 
-/// A generator of `method` on the system clock, sharing the process's state file or
-/// daemon.
-fn stored(method: V7Method) -> V7Generator {
-    let g = V7Generator::new(method);
-    match uuidkit::generator::process_lease_source() {
-        Some(s) => g.with_store(s),
-        None => g,
-    }
-}
-
 /// `uuid7(*, method="counter", time=None)`: a version 7 UUID (RFC 9562 §5.7): Unix
 /// milliseconds, then a counter or random bits.
 ///
@@ -282,30 +286,30 @@ pub fn uuid7<'py>(
     state::check_source()?;
     let u = match method {
         V7Method::Counter => uuidkit::v7(),
-        V7Method::Random => for_this_process(&mut lock(&V7_RANDOM), || stored(method)).next(),
-        V7Method::Precision => for_this_process(&mut lock(&V7_PRECISION), || stored(method)).next(),
+        V7Method::Random | V7Method::Precision => {
+            let slot = if method == V7Method::Random {
+                &V7_RANDOM
+            } else {
+                &V7_PRECISION
+            };
+            for_this_process(&mut lock(slot), || Ok(shared(V7Generator::new(method))))?.next()
+        }
     };
     to_py(py, u)
 }
 
-/// One generator per draft layout, made on first use.
-static DRAFT: Mutex<Vec<(Layout, PerProcess<DraftGenerator>)>> = Mutex::new(Vec::new());
+/// One generator per layout (by its place in `Layout::ALL`; only the draft's are used),
+/// made on first use.
+static DRAFT: Mutex<[Option<PerProcess<DraftGenerator>>; Layout::ALL.len()]> =
+    Mutex::new([const { None }; Layout::ALL.len()]);
 
 fn draft(layout: Layout) -> PyResult<Uuid> {
+    let i = Layout::ALL.iter().position(|l| *l == layout).unwrap_or(0);
     let mut all = lock(&DRAFT);
-    let pid = std::process::id();
-    all.retain(|(_, p)| p.pid == pid);
-    if let Some((_, p)) = all.iter_mut().find(|(l, _)| *l == layout) {
-        return Ok(p.g.next());
-    }
-    let g = DraftGenerator::new(layout).map_err(gen_error)?;
-    let mut g = match uuidkit::generator::process_lease_source() {
-        Some(s) => g.with_store(s),
-        None => g,
-    };
-    let u = g.next();
-    all.push((layout, PerProcess { pid, g }));
-    Ok(u)
+    let g = for_this_process(&mut all[i], || {
+        Ok(shared(DraftGenerator::new(layout).map_err(gen_error)?))
+    })?;
+    Ok(g.next())
 }
 
 /// `uuid8(a=None, b=None, c=None, *, layout=None, namespace=None, name=None)`: a
@@ -331,12 +335,22 @@ pub fn uuid8<'py>(
     namespace: Option<&Bound<'py, PyAny>>,
     name: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let Some(layout) = layout else {
-        if namespace.is_some() || name.is_some() {
-            return Err(PyTypeError::new_err(
-                "uuid8() arguments 'namespace' and 'name' apply only with layout=\"b2\"",
-            ));
+    let layout = match layout {
+        None => None,
+        Some(l) => {
+            let text = args::name(l, "uuid8", "layout")?.extract::<String>()?;
+            Some(
+                text.parse::<Layout>()
+                    .map_err(|_| args::unknown("uuid8", "layout", &text, &Layout::NAMES))?,
+            )
         }
+    };
+    if layout != Some(Layout::B2) && (namespace.is_some() || name.is_some()) {
+        return Err(PyTypeError::new_err(
+            "uuid8() arguments 'namespace' and 'name' apply only with layout=\"b2\"",
+        ));
+    }
+    let Some(layout) = layout else {
         let mut rng = Csprng;
         let f = layout::v8::Fields {
             custom_a: a.map_or_else(|| Ok(rng.next_u64() >> 16), |a| masked(a, (1 << 48) - 1))?,
@@ -353,10 +367,6 @@ pub fn uuid8<'py>(
             "uuid8() arguments 'a', 'b' and 'c' do not apply with a layout",
         ));
     }
-    let text = args::name(layout, "uuid8", "layout")?.extract::<String>()?;
-    let layout = text
-        .parse::<Layout>()
-        .map_err(|_| args::unknown("uuid8", "layout", &text, &Layout::NAMES))?;
     if layout == Layout::B2 {
         let (Some(ns), Some(name)) = (namespace, name) else {
             return Err(PyTypeError::new_err(
@@ -364,11 +374,6 @@ pub fn uuid8<'py>(
             ));
         };
         return name_based(ns, name, "uuid8", uuidkit::v8_sha256);
-    }
-    if namespace.is_some() || name.is_some() {
-        return Err(PyTypeError::new_err(
-            "uuid8() arguments 'namespace' and 'name' apply only with layout=\"b2\"",
-        ));
     }
     state::check_source()?;
     let u = match layout {
