@@ -35,9 +35,7 @@ pub fn node48(value: &Bound<'_, PyAny>) -> PyResult<u64> {
 /// item; more than the address space can hold is a `MemoryError` now, before anything is
 /// allocated.
 pub fn count(value: &Bound<'_, PyAny>, func: &str, size: usize) -> PyResult<usize> {
-    if value.is_instance_of::<pyo3::types::PyBool>()
-        || !value.is_instance_of::<pyo3::types::PyInt>()
-    {
+    if !plain_int(value) {
         return Err(PyTypeError::new_err(format!(
             "{func}() argument 'n' must be an int, not {}",
             type_name(value)
@@ -56,6 +54,12 @@ pub fn count(value: &Bound<'_, PyAny>, func: &str, size: usize) -> PyResult<usiz
             "{func}() argument 'n' is {n}: {size} bytes each is more than memory can hold"
         ))),
     }
+}
+
+/// An `int` that is not a `bool`: a count or a time is a number, and `True` is not one
+/// (as an argument it is almost surely a mistake).
+fn plain_int(value: &Bound<'_, PyAny>) -> bool {
+    value.is_instance_of::<pyo3::types::PyInt>() && !value.is_instance_of::<pyo3::types::PyBool>()
 }
 
 /// A count past the machine's word: no memory could hold it, and no index reach it.
@@ -129,9 +133,7 @@ pub fn unix_time(value: &Bound<'_, PyAny>, func: &str) -> PyResult<UnixTime> {
         let secs: i128 = delta.getattr("seconds")?.extract()?;
         let micros: i128 = delta.getattr("microseconds")?.extract()?;
         ((days * 86_400 + secs) * 1_000_000 + micros) * 1_000
-    } else if value.is_instance_of::<pyo3::types::PyInt>()
-        && !value.is_instance_of::<pyo3::types::PyBool>()
-    {
+    } else if plain_int(value) {
         let secs: i64 = value
             .extract()
             .map_err(|_| bad(format!("{value} seconds is outside every UUID's range")))?;
