@@ -1,11 +1,27 @@
 //! Where the fleet speaks etcd: one claim transaction, the fenced mark write, lease
 //! renewal and revocation. Every call is bounded by a timeout, so that a silent cluster
 //! is an error, never a hang.
+//!
+//! etcd's gRPC API, called through `tonic` with the message types `etcdv3client` ships
+//! already generated: building the fleet (and so the command and the service) needs
+//! no protocol compiler, only Rust.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
-use etcd_client::{Client, Compare, CompareOp, ConnectOptions, GetOptions, Txn, TxnOp};
+use etcdv3client::pb::{
+    Compare, DeleteRangeRequest, LeaseGrantRequest, LeaseGrantResponse, LeaseKeepAliveRequest,
+    LeaseKeepAliveResponse, LeaseRevokeRequest, LeaseRevokeResponse, PutRequest, RangeRequest,
+    RangeResponse, RequestOp, TxnRequest, TxnResponse,
+    compare::{CompareResult, CompareTarget, TargetUnion},
+    request_op::Request,
+};
+use tokio_stream::StreamExt as _;
+use tonic::client::Grpc;
+use tonic::codec::ProstCodec;
+use tonic::codegen::http::uri::PathAndQuery;
+use tonic::metadata::MetadataValue;
+use tonic::transport::{Channel, Endpoint};
 
 use super::config::FleetConfig;
 use super::error::FleetError;
@@ -13,7 +29,7 @@ use super::keys::{self, Entry};
 
 /// A connection to the fleet's etcd cluster.
 pub(crate) struct Etcd {
-    client: Client,
+    grpc: Grpc<Channel>,
     endpoints: String,
     fleet: String,
     /// The bound on each call.
@@ -28,24 +44,87 @@ pub(crate) struct Scan {
     pub(crate) marks: BTreeMap<u64, (u64, i64)>,
 }
 
+/// An endpoint as the user gave it: `host:port`, or a URL (`http://host:port`).
+fn endpoint(text: &str, timeout: Duration) -> Result<Endpoint, String> {
+    let url = if text.contains("://") {
+        text.to_string()
+    } else {
+        format!("http://{text}")
+    };
+    Endpoint::from_shared(url)
+        .map(|e| e.connect_timeout(timeout).timeout(timeout))
+        .map_err(|e| format!("'{text}' is not an endpoint: {e}"))
+}
+
+/// The key range etcd calls "every key with this prefix": from the prefix up to, not
+/// including, the prefix with its last byte below 0xff raised by one.
+fn prefix_end(prefix: &[u8]) -> Vec<u8> {
+    let mut end = prefix.to_vec();
+    while let Some(last) = end.pop() {
+        if last < 0xff {
+            end.push(last + 1);
+            return end;
+        }
+    }
+    // All 0xff (or empty): every key from the prefix on.
+    vec![0]
+}
+
+/// A comparison of `key`'s `target` with `value`, for equality.
+fn equal(key: String, target: CompareTarget, value: TargetUnion) -> Compare {
+    Compare {
+        result: CompareResult::Equal as i32,
+        target: target as i32,
+        key: key.into_bytes(),
+        range_end: Vec::new(),
+        target_union: Some(value),
+    }
+}
+
+fn put(key: String, value: String, lease: i64) -> RequestOp {
+    RequestOp {
+        request: Some(Request::RequestPut(PutRequest {
+            key: key.into_bytes(),
+            value: value.into_bytes(),
+            lease,
+            ..PutRequest::default()
+        })),
+    }
+}
+
+fn delete(key: String) -> RequestOp {
+    RequestOp {
+        request: Some(Request::RequestDeleteRange(DeleteRangeRequest {
+            key: key.into_bytes(),
+            ..DeleteRangeRequest::default()
+        })),
+    }
+}
+
 impl Etcd {
     /// Connects; each call later waits at most `timeout`.
     pub(crate) async fn connect(cfg: &FleetConfig, timeout: Duration) -> Result<Etcd, FleetError> {
-        // `require_leader`: a member cut off from its quorum answers at once with an
-        // error instead of holding the call, so a renewal fails fast and is retried.
-        let options = ConnectOptions::new()
-            .with_connect_timeout(timeout)
-            .with_timeout(timeout)
-            .with_require_leader(true);
         let endpoints = cfg.endpoints_text();
-        let connect = Client::connect(cfg.endpoints(), Some(options));
-        let client = match tokio::time::timeout(timeout, connect).await {
-            Ok(Ok(c)) => c,
-            Ok(Err(e)) => return Err(etcd_error("connecting", &endpoints, describe(&e))),
-            Err(_) => return Err(etcd_error("connecting", &endpoints, timed_out(timeout))),
+        let mut list = Vec::with_capacity(cfg.endpoints().len());
+        for text in cfg.endpoints() {
+            list.push(
+                endpoint(text, timeout).map_err(|m| etcd_error("connecting", &endpoints, m))?,
+            );
+        }
+        let channel = if list.len() == 1 {
+            let connect = list[0].connect();
+            match tokio::time::timeout(timeout, connect).await {
+                Ok(Ok(c)) => c,
+                Ok(Err(e)) => return Err(etcd_error("connecting", &endpoints, chain(&e))),
+                Err(_) => return Err(etcd_error("connecting", &endpoints, timed_out(timeout))),
+            }
+        } else {
+            // Several members: calls go to whichever is reachable; a member that is down
+            // is skipped, and a cluster with none up is the calls' timeout.
+            Channel::balance_list(list.into_iter())
         };
         Ok(Etcd {
-            client,
+            grpc: Grpc::new(channel),
             endpoints,
             fleet: cfg.fleet().to_string(),
             timeout,
@@ -60,7 +139,7 @@ impl Etcd {
     async fn bounded<T>(
         &self,
         doing: &'static str,
-        call: impl Future<Output = Result<T, etcd_client::Error>>,
+        call: impl Future<Output = Result<T, tonic::Status>>,
     ) -> Result<T, FleetError> {
         match tokio::time::timeout(self.timeout, call).await {
             Ok(Ok(t)) => Ok(t),
@@ -69,26 +148,68 @@ impl Etcd {
         }
     }
 
+    /// A request as the fleet sends every one: `hasleader` set, so that a member cut off
+    /// from its quorum answers at once with an error instead of holding the call, and a
+    /// renewal fails fast and is retried.
+    fn request<M>(message: M) -> tonic::Request<M> {
+        let mut req = tonic::Request::new(message);
+        req.metadata_mut()
+            .insert("hasleader", MetadataValue::from_static("true"));
+        req
+    }
+
+    /// One unary call of etcd's API (`path`: `/etcdserverpb.Service/Method`).
+    async fn unary<M, R>(&self, path: &'static str, message: M) -> Result<R, tonic::Status>
+    where
+        M: prost::Message + Send + Sync + 'static,
+        R: prost::Message + Default + Send + Sync + 'static,
+    {
+        let mut grpc = self.grpc.clone();
+        grpc.ready()
+            .await
+            .map_err(|e| tonic::Status::unavailable(chain(&e)))?;
+        let codec = ProstCodec::<M, R>::default();
+        let path = PathAndQuery::from_static(path);
+        Ok(grpc
+            .unary(Self::request(message), path, codec)
+            .await?
+            .into_inner())
+    }
+
     /// Runs a transaction: whether its comparisons held (and its operations were done).
-    async fn txn(&self, doing: &'static str, txn: Txn) -> Result<bool, FleetError> {
-        let mut kv = self.client.kv_client();
-        Ok(self.bounded(doing, kv.txn(txn)).await?.succeeded())
+    async fn txn(
+        &self,
+        doing: &'static str,
+        compare: Vec<Compare>,
+        success: Vec<RequestOp>,
+    ) -> Result<bool, FleetError> {
+        let txn = TxnRequest {
+            compare,
+            success,
+            failure: Vec::new(),
+        };
+        let call = self.unary::<_, TxnResponse>("/etcdserverpb.KV/Txn", txn);
+        Ok(self.bounded(doing, call).await?.succeeded)
     }
 
     /// Reads every key of the fleet; any that uuidkit did not write is an error naming it.
     pub(crate) async fn scan(&mut self) -> Result<Scan, FleetError> {
         let prefix = keys::prefix(&self.fleet);
-        let mut kv = self.client.kv_client();
-        let get = kv.get(prefix.clone(), Some(GetOptions::new().with_prefix()));
-        let resp = self.bounded("reading the fleet's keys", get).await?;
+        let range = RangeRequest {
+            range_end: prefix_end(prefix.as_bytes()),
+            key: prefix.clone().into_bytes(),
+            ..RangeRequest::default()
+        };
+        let call = self.unary::<_, RangeResponse>("/etcdserverpb.KV/Range", range);
+        let resp = self.bounded("reading the fleet's keys", call).await?;
         let mut scan = Scan::default();
-        for kv in resp.kvs() {
-            match keys::parse(&prefix, kv.key(), kv.value())? {
+        for kv in &resp.kvs {
+            match keys::parse(&prefix, &kv.key, &kv.value)? {
                 Entry::Holder(n) => {
                     scan.held.insert(n);
                 }
                 Entry::Mark(n, ms) => {
-                    scan.marks.insert(n, (ms, kv.mod_revision()));
+                    scan.marks.insert(n, (ms, kv.mod_revision));
                 }
             }
         }
@@ -97,12 +218,16 @@ impl Etcd {
 
     /// A new lease of `ttl` (whole seconds).
     pub(crate) async fn grant(&mut self, ttl: Duration) -> Result<i64, FleetError> {
-        let mut lease = self.client.lease_client();
-        let ttl = ttl.as_secs() as i64;
-        let resp = self
-            .bounded("granting a lease", lease.grant(ttl, None))
-            .await?;
-        Ok(resp.id())
+        let grant = LeaseGrantRequest {
+            ttl: ttl.as_secs() as i64,
+            id: 0,
+        };
+        let call = self.unary::<_, LeaseGrantResponse>("/etcdserverpb.Lease/LeaseGrant", grant);
+        let resp = self.bounded("granting a lease", call).await?;
+        if !resp.error.is_empty() {
+            return Err(self.error("granting a lease", resp.error));
+        }
+        Ok(resp.id)
     }
 
     /// Takes ID `n` for `lease` and writes its first mark `first_mark`, in one
@@ -119,21 +244,24 @@ impl Etcd {
     ) -> Result<bool, FleetError> {
         let holder = keys::holder(&self.fleet, n);
         let mark = keys::mark(&self.fleet, n);
-        let txn = Txn::new()
-            .when([
-                Compare::create_revision(holder.clone(), CompareOp::Equal, 0),
-                // A missing key compares as revision 0.
-                Compare::mod_revision(mark.clone(), CompareOp::Equal, scanned.unwrap_or(0)),
-            ])
-            .and_then([
-                TxnOp::put(
-                    holder,
-                    who,
-                    Some(etcd_client::PutOptions::new().with_lease(lease)),
-                ),
-                TxnOp::put(mark, first_mark.to_string(), None),
-            ]);
-        self.txn("claiming an ID", txn).await
+        let compare = vec![
+            equal(
+                holder.clone(),
+                CompareTarget::Create,
+                TargetUnion::CreateRevision(0),
+            ),
+            // A missing key compares as revision 0.
+            equal(
+                mark.clone(),
+                CompareTarget::Mod,
+                TargetUnion::ModRevision(scanned.unwrap_or(0)),
+            ),
+        ];
+        let success = vec![
+            put(holder, who.to_string(), lease),
+            put(mark, first_mark.to_string(), 0),
+        ];
+        self.txn("claiming an ID", compare, success).await
     }
 
     /// Gives ID `n` back, if `lease` still holds it: writes its final mark `last` (when
@@ -148,13 +276,11 @@ impl Etcd {
         let holder = keys::holder(&self.fleet, n);
         let mut ops = Vec::with_capacity(2);
         if let Some(ms) = last {
-            ops.push(TxnOp::put(keys::mark(&self.fleet, n), ms.to_string(), None));
+            ops.push(put(keys::mark(&self.fleet, n), ms.to_string(), 0));
         }
-        ops.push(TxnOp::delete(holder.clone(), None));
-        let txn = Txn::new()
-            .when([Compare::lease(holder, CompareOp::Equal, lease)])
-            .and_then(ops);
-        self.txn("giving the ID back", txn).await
+        ops.push(delete(holder.clone()));
+        let held = equal(holder, CompareTarget::Lease, TargetUnion::Lease(lease));
+        self.txn("giving the ID back", vec![held], ops).await
     }
 
     /// Writes ID `n`'s mark as `ms` if `lease` still holds the ID: `false` when it does
@@ -165,26 +291,37 @@ impl Etcd {
         lease: i64,
         ms: u64,
     ) -> Result<bool, FleetError> {
-        let txn = Txn::new()
-            .when([Compare::lease(
-                keys::holder(&self.fleet, n),
-                CompareOp::Equal,
-                lease,
-            )])
-            .and_then([TxnOp::put(keys::mark(&self.fleet, n), ms.to_string(), None)]);
-        self.txn("writing the high-water mark", txn).await
+        let held = equal(
+            keys::holder(&self.fleet, n),
+            CompareTarget::Lease,
+            TargetUnion::Lease(lease),
+        );
+        let write = put(keys::mark(&self.fleet, n), ms.to_string(), 0);
+        self.txn("writing the high-water mark", vec![held], vec![write])
+            .await
     }
 
     /// Renews `lease` once: its new time-to-live, or `None` if etcd no longer has it.
     pub(crate) async fn renew(&mut self, lease: i64) -> Result<Option<Duration>, FleetError> {
-        let mut client = self.client.lease_client();
+        let mut grpc = self.grpc.clone();
         let call = async {
-            let (mut keeper, mut stream) = client.keep_alive(lease).await?;
-            keeper.keep_alive().await?;
-            stream.message().await
+            grpc.ready()
+                .await
+                .map_err(|e| tonic::Status::unavailable(chain(&e)))?;
+            // One request on the stream, which stays open until the answer is read (as
+            // a keep-alive stream does), then is dropped with the call.
+            let requests = tokio_stream::once(LeaseKeepAliveRequest { id: lease })
+                .chain(tokio_stream::pending());
+            let codec = ProstCodec::<LeaseKeepAliveRequest, LeaseKeepAliveResponse>::default();
+            let path = PathAndQuery::from_static("/etcdserverpb.Lease/LeaseKeepAlive");
+            let mut answers = grpc
+                .streaming(Self::request(requests), path, codec)
+                .await?
+                .into_inner();
+            answers.message().await
         };
         match self.bounded("renewing the lease", call).await? {
-            Some(r) if r.ttl() > 0 => Ok(Some(Duration::from_secs(r.ttl() as u64))),
+            Some(r) if r.ttl > 0 => Ok(Some(Duration::from_secs(r.ttl as u64))),
             Some(_) => Ok(None),
             None => Err(self.error("renewing the lease", "the stream closed".into())),
         }
@@ -193,10 +330,9 @@ impl Etcd {
     /// Revokes `lease`: its holder key goes at once, so the ID is free for the next
     /// claim (its mark stays).
     pub(crate) async fn revoke(&mut self, lease: i64) -> Result<(), FleetError> {
-        let mut client = self.client.lease_client();
-        self.bounded("revoking the lease", client.revoke(lease))
-            .await
-            .map(drop)
+        let revoke = LeaseRevokeRequest { id: lease };
+        let call = self.unary::<_, LeaseRevokeResponse>("/etcdserverpb.Lease/LeaseRevoke", revoke);
+        self.bounded("revoking the lease", call).await.map(drop)
     }
 }
 
@@ -208,27 +344,47 @@ fn etcd_error(doing: &'static str, endpoints: &str, message: String) -> FleetErr
     }
 }
 
-/// The client's error in a line: a gRPC status as its code and message and the deepest
-/// cause (the operating system's word, such as "Connection refused"), not the whole
-/// chain of wrappers.
-fn describe(e: &etcd_client::Error) -> String {
-    match e {
-        etcd_client::Error::GRpcStatus(s) => {
-            let mut cause: Option<&dyn std::error::Error> = std::error::Error::source(s);
-            let mut deepest = None;
-            while let Some(c) = cause {
-                deepest = Some(c.to_string());
-                cause = c.source();
-            }
-            match deepest {
-                Some(d) => format!("{}: {} ({d})", s.code(), s.message()),
-                None => format!("{}: {}", s.code(), s.message()),
-            }
-        }
-        other => other.to_string(),
+/// An error in a line: itself and its deepest cause (the operating system's word, such
+/// as "Connection refused"), not the whole chain of wrappers.
+fn chain(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut cause = e.source();
+    let mut deepest = None;
+    while let Some(c) = cause {
+        deepest = Some(c.to_string());
+        cause = c.source();
+    }
+    match deepest {
+        Some(d) => format!("{e} ({d})"),
+        None => e.to_string(),
+    }
+}
+
+/// A gRPC status as its code and message and the deepest cause.
+fn describe(s: &tonic::Status) -> String {
+    let mut cause: Option<&dyn std::error::Error> = std::error::Error::source(s);
+    let mut deepest = None;
+    while let Some(c) = cause {
+        deepest = Some(c.to_string());
+        cause = c.source();
+    }
+    match deepest {
+        Some(d) => format!("{}: {} ({d})", s.code(), s.message()),
+        None => format!("{}: {}", s.code(), s.message()),
     }
 }
 
 fn timed_out(t: Duration) -> String {
     format!("no answer in {:.1} s", t.as_secs_f64())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::prefix_end;
+
+    #[test]
+    fn a_prefix_range_ends_past_its_last_byte() {
+        assert_eq!(prefix_end(b"/uuidkit/f/"), b"/uuidkit/f0".to_vec());
+        assert_eq!(prefix_end(b"a\xff"), b"b".to_vec());
+        assert_eq!(prefix_end(b"\xff\xff"), vec![0]);
+    }
 }
