@@ -191,37 +191,52 @@ fn run(ex: &Example, bin_dir: &Path, home: &Path) -> Result<(), String> {
     Ok(())
 }
 
-#[test]
-fn readme_command_examples_run_and_print_what_readme_shows() {
+/// Runs every runnable command of `text` (the file `name`), at least `min` of them.
+fn run_examples(name: &str, text: &str, min: usize) {
     let bin = PathBuf::from(env!("CARGO_BIN_EXE_uuidkit"));
     let bin_dir = bin.parent().unwrap();
-    let home = std::env::temp_dir().join(format!("uuidkit-readme-test-{}", std::process::id()));
+    let home = std::env::temp_dir().join(format!(
+        "uuidkit-readme-test-{}-{}",
+        std::process::id(),
+        name.replace('/', "-")
+    ));
     std::fs::create_dir_all(&home).unwrap();
 
-    let all = examples(README);
+    let all = examples(text);
     let to_run: Vec<&Example> = all.iter().filter(|e| e.mode != Mode::NoRun).collect();
-    // A marker or fence typo must not quietly leave README untested.
+    // A marker or fence typo must not quietly leave the file untested.
     assert!(
-        to_run.len() >= 10,
-        "only {} runnable commands found in README.md",
+        to_run.len() >= min,
+        "only {} runnable commands found in {name}",
         to_run.len()
     );
-    assert!(to_run.iter().any(|e| e.mode == Mode::Shape));
     let mut failures = Vec::new();
     for ex in &to_run {
         if !ex.command.contains("uuidkit") {
             failures.push(format!(
-                "README.md:{}: `{}` does not run uuidkit (mark its block <!-- no-run: why -->)",
+                "{name}:{}: `{}` does not run uuidkit (mark its block <!-- no-run: why -->)",
                 ex.line, ex.command
             ));
             continue;
         }
         if let Err(why) = run(ex, bin_dir, &home) {
-            failures.push(format!("README.md:{}: `{}`: {why}", ex.line, ex.command));
+            failures.push(format!("{name}:{}: `{}`: {why}", ex.line, ex.command));
         }
     }
     let _ = std::fs::remove_dir_all(&home);
     assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+#[test]
+fn readme_command_examples_run_and_print_what_readme_shows() {
+    assert!(examples(README).iter().any(|e| e.mode == Mode::Shape));
+    run_examples("README.md", README, 10);
+}
+
+/// docs/fleet.md's `uuidkit collisions` example, which moved there from README.
+#[test]
+fn fleet_doc_command_examples_run_and_print_what_it_shows() {
+    run_examples("docs/fleet.md", include_str!("../../../docs/fleet.md"), 1);
 }
 
 #[test]

@@ -165,3 +165,8 @@ pub mod __private {
 #[cfg(doctest)]
 #[doc = include_str!("../../../README.md")]
 pub struct ReadmeDoctests;
+
+/// docs/fleet.md's Rust example (moved there from README.md), compiled as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/fleet.md")]
+pub struct FleetDocDoctests;
