@@ -79,3 +79,28 @@ fn man_into_an_unwritable_place_is_an_error() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("/proc/uuidkit-man"), "{err}");
 }
+
+/// Every "see NAME below" in `gen --help` names a section (a line `NAME:`) that follows.
+#[test]
+fn gen_help_names_only_sections_it_has() {
+    let out = uuidkit(&["gen", "--help"]);
+    assert!(out.status.success());
+    let help = String::from_utf8(out.stdout).unwrap();
+    let mut seen = 0;
+    for (at, _) in help.match_indices("(see ") {
+        let rest = &help[at + "(see ".len()..];
+        let Some(name) = rest.split(" below").next().filter(|_| rest.contains(" below")) else {
+            continue;
+        };
+        if !name.chars().all(|c| c.is_ascii_uppercase() || c == ' ') {
+            continue;
+        }
+        seen += 1;
+        let heading = format!("\n{name}:\n");
+        assert!(
+            help[at..].contains(&heading),
+            "gen --help says \"see {name} below\" but has no section {name}:"
+        );
+    }
+    assert!(seen >= 1, "no \"see … below\" found in gen --help");
+}

@@ -730,3 +730,71 @@ fn bad_input_is_refused_with_the_value_named_and_nothing_written() {
         );
     }
 }
+
+/// README's "A fleet" try-it block, run as written (one shell, in order) on a machine
+/// `scripts/setup` prepared: its etcd member takes ports 23790/23800, not the 2379 that
+/// Debian's `etcd.service` may hold, and both commands print their UUIDs.
+#[test]
+fn readmes_fleet_block_runs_as_written() {
+    let _turn = one_at_a_time();
+    let readme = include_str!("../../../README.md");
+    let marker = readme
+        .find("crates/uuidkit-cli/tests/fleet.rs runs it")
+        .expect("README's fleet block has its marker");
+    let block = &readme[marker..];
+    let start = block.find("```console\n").expect("a console block") + "```console\n".len();
+    let end = start + block[start..].find("```").expect("the block closes");
+    let mut script = String::from("set -e\n");
+    let mut commands = 0;
+    for line in block[start..end].lines() {
+        let Some(command) = line.strip_prefix("$ ") else {
+            continue;
+        };
+        commands += 1;
+        script += command;
+        script += "\n";
+        if command.trim_end().ends_with('&') {
+            // The member started in the background ends with the script, whatever happens.
+            script += "etcd_pid=$!\ntrap 'kill $etcd_pid 2>/dev/null; wait; rm -rf \"$d\" \"$d.log\"' EXIT\n";
+        }
+    }
+    assert!(
+        commands >= 3,
+        "README's fleet block has {commands} commands"
+    );
+    let home = crate::state_common::TempDir::new("readme-fleet");
+    let bin = std::path::PathBuf::from(env!("CARGO_BIN_EXE_uuidkit"));
+    let path = format!(
+        "{}:{}",
+        bin.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = Command::new("bash")
+        .arg("-c")
+        .arg(&script)
+        .env("PATH", path)
+        .env("HOME", home.path())
+        .env_remove("UUIDKIT_STATE")
+        .env_remove("UUIDKIT_DAEMON")
+        .current_dir(home.path())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "README's fleet block failed ({}):\n{script}\nstdout:\n{stdout}\nstderr:\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let uuids: Vec<Uuid> = stdout
+        .lines()
+        .map(|l| l.parse().unwrap_or_else(|e| panic!("{l:?}: {e}")))
+        .collect();
+    assert_eq!(uuids.len(), 4, "three v7 and one v8:\n{stdout}");
+    assert!(
+        uuids[..3]
+            .iter()
+            .all(|u| u.version() == uuidkit::Version::V7)
+    );
+    assert_eq!(uuids[3].version(), uuidkit::Version::V8);
+}

@@ -29,7 +29,7 @@ const FILES: &[(&str, &str)] = &[
         "The user and group uuidkit; members of the group may use the service's socket.",
     ),
     (
-        "/usr/share/doc/uuidkit/daemon.md, protocol.md",
+        "/usr/share/doc/uuidkit/docs/daemon.md, protocol.md",
         "The service, and the protocol it speaks.",
     ),
 ];

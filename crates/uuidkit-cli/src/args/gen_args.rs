@@ -105,6 +105,16 @@ was named by --daemon or by UUIDKIT_DAEMON: gen asks it first and writes no UUID
 it does not answer. Should it stop answering during the run, gen writes no UUID made
 without it, says how many it wrote, and exits 1.
 
+A FLEET:
+With --machine-id etcd (v7, and v8 with a draft layout), gen claims the lowest free
+machine ID of --fleet NAME (0 to 2^B - 1, B from --machine-id-bits, 1 to 31) from the
+etcd cluster at --etcd URLS, on a lease of --lease-ttl seconds that it renews while it
+runs, and gives the ID back when it ends. It starts above the high-water mark the
+ID's previous holder left in etcd, and writes nothing while its lease may have
+expired (waiting up to --fence-wait seconds for a renewal, then exit 1). With every
+ID held it fails at once (exit 1), or waits up to --claim-wait seconds for one.
+/usr/share/doc/uuidkit/docs/fleet.md (docs/fleet.md in the source) has the rest.
+
 EXAMPLES:
   uuidkit gen v4 -n 3 --format simple
   uuidkit gen v5 --namespace @url --name https://example.com/
@@ -113,6 +123,7 @@ EXAMPLES:
   uuidkit gen v7 --machine-id 42 --machine-id-bits 10
   uuidkit gen v8 --layout draft-v7-us -n 3
   uuidkit gen v8 --layout draft-v8-48 --machine-id hash
+  uuidkit gen v7 --machine-id etcd --etcd http://127.0.0.1:2379 --fleet web --machine-id-bits 10
   uuidkit gen v8 --custom-a 0x123456789abc --custom-b 0xdef --custom-c 0x3fff
   uuidkit gen v5 --namespace @oid --name-hex 0x2b0601
   uuidkit gen v2 --domain 42 --local-id 7
@@ -287,7 +298,7 @@ pub struct GenArgs {
     #[arg(long, value_name = "SECS", value_parser = parse_seconds, requires = "machine_id")]
     pub fence_wait: Option<std::time::Duration>,
 
-    /// Width of --machine-id in bits, 1-64
+    /// Width of --machine-id in bits: v7 1-31, a draft layout its random width less one
     #[arg(long, value_name = "B", value_parser = parse_machine_id_bits, requires = "machine_id")]
     pub machine_id_bits: Option<u32>,
 

@@ -173,7 +173,9 @@ impl FromStr for V7Method {
 ///   unit) moves one ahead and the counter is seeded again; nothing wraps or repeats.
 ///   With Method 1 that needs 2^41 UUIDs in one millisecond, so in practice the embedded
 ///   time runs ahead of the clock only after the clock went back, and by at most that step.
-/// - **Unpredictable**: 32 bits of every UUID (74 with `Random`) come fresh from `R`.
+/// - **Unpredictable**: at least 32 bits of every UUID come fresh from `R` (with `Random`,
+///   its increment of 1 to 2^32; in a new millisecond, or `Precision`'s new 1/4096 ms,
+///   the seeded counter's bits as well), less the bits a machine ID takes.
 /// - **fork**: the default random source rekeys in a child, and the generator reseeds its
 ///   counter there, so parent and child continue with different bits.
 /// - A clock reading before 1970 counts as 1970; one past 48 bits of milliseconds
