@@ -206,7 +206,8 @@ print(json.dumps(attempt(uuidkit.use_state_file, sys.argv[1])))
     assert str(path) in res[1], res
 
 
-@pytest.mark.parametrize("first", ["uuid1()", "uuid6()", "uuid8(layout='b1')", "uuid7_many(1)"])
+@pytest.mark.parametrize("first", ["uuid1()", "uuid6()", "uuid8(layout='b1')", "uuid7_many(1)",
+                                   "uuid7(method='random')", "uuid8(layout='draft-v8-64')"])
 def test_use_state_file_too_late_after_any_time_based(py, short_tmp, first):
     code = REPORT + f"""
 uuidkit.{first}
