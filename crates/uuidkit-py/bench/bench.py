@@ -10,9 +10,10 @@ What it measures, in one process, one run: the time per UUID (ns) of
 for the standard library ``uuid``, ``uuid_utils.compat`` (uuid-utils' functions
 returning ``uuid.UUID``), ``uuid_utils`` (its own UUID type, for information),
 ``fastuuid``, the ``uuid6`` package and ``uuidkit``. A package without such a
-function gets "—". Every cell is the best (minimum) of several repeats, the
-repeats of one row interleaved across the packages; the garbage collector is
-left ON while timing (as in real programs; --no-gc turns it off).
+function gets "—". In one run, every cell is the best (minimum) of several
+repeats, the repeats of one row interleaved across the packages; with --runs N
+the run is made N times and each cell is the median of its N runs. The garbage
+collector is left ON while timing (as in real programs; --no-gc turns it off).
 
 Then it prints the machine, a Markdown table with ratio columns (uuidkit vs
 uuid_utils.compat, uuidkit vs stdlib, bulk uuidkit vs fastuuid's bulk) and the
@@ -35,6 +36,10 @@ Options:
                      bulk4 bulk4b bulk7 bulk7b)
     --bulk-n N       the bulk size (default 1,000,000; --quick: 100,000)
     --repeat R       repeats per cell (default 7 per call, 5 bulk; --quick: 2)
+    --runs N         the whole measurement N times in this process (every row, the
+                     packages interleaved in each); each cell is then the MEDIAN of
+                     its N per-run values (each the best of its repeats), and the
+                     table gives the lowest and highest run beside it (default 1)
     --no-gc          time with the garbage collector off
 
 Without uuidkit installed (or if its import fails) its cells are "—" and the
@@ -397,13 +402,38 @@ def compute(rows, results):
     return out
 
 
-def table(computed):
+def median_results(per_run):
+    """Each cell's median over the runs (a list of `run` results)."""
+    out = {}
+    for key in per_run[0]:
+        out[key] = {}
+        for pkg in per_run[0][key]:
+            vals = sorted(r[key][pkg] for r in per_run)
+            mid = len(vals) // 2
+            out[key][pkg] = vals[mid] if len(vals) % 2 else (vals[mid - 1] + vals[mid]) / 2
+    return out
+
+
+def spread(per_run):
+    """Each cell's (lowest, highest) over the runs."""
+    return {key: {pkg: (min(r[key][pkg] for r in per_run), max(r[key][pkg] for r in per_run))
+                  for pkg in per_run[0][key]} for key in per_run[0]}
+
+
+def table(computed, ranges=None):
     head = ["row (ns per UUID)"] + PKGS + ["uuidkit vs compat", "uuidkit vs stdlib",
                                           "bulk uuidkit vs fastuuid"]
     lines = ["| " + " | ".join(head) + " |",
              "|" + "|".join(["---"] + ["---:"] * (len(head) - 1)) + "|"]
+
+    def cell(r, p):
+        v = _ns(r["ns_per_uuid"][p])
+        lo_hi = (ranges or {}).get(r["key"], {}).get(p)
+        if lo_hi and v != DASH:
+            v += " (%s–%s)" % (_ns(lo_hi[0]), _ns(lo_hi[1]))
+        return v
     for r in computed:
-        cells = [r["label"]] + [_ns(r["ns_per_uuid"][p]) for p in PKGS]
+        cells = [r["label"]] + [cell(r, p) for p in PKGS]
         cells += [_rx(r["uuidkit_vs_compat"]), _rx(r["uuidkit_vs_stdlib"]),
                   _rx(r["bulk_uuidkit_vs_fastuuid"])]
         lines.append("| " + " | ".join(cells) + " |")
@@ -472,6 +502,8 @@ def main(argv=None):
     ap.add_argument("--bulk-n", type=int, default=None)
     ap.add_argument("--repeat", type=int, default=None)
     ap.add_argument("--no-gc", action="store_true", help="time with the GC off")
+    ap.add_argument("--runs", type=int, default=1,
+                    help="make the whole measurement N times; each cell the median")
     args = ap.parse_args(argv)
 
     bulk_n = args.bulk_n or (100_000 if args.quick else 1_000_000)
@@ -495,18 +527,29 @@ def main(argv=None):
         if bad:
             ap.error("unknown rows: %s (known: %s)" % (", ".join(bad), " ".join(ROW_KEYS)))
         rows = [r for r in rows if r.key in want]
+    if args.runs < 1:
+        ap.error("--runs must be at least 1")
     print("Timing: best of %d (per call, each repeat >= %.2f s) / %d (bulk, n = %s) repeats, "
-          "repeats interleaved across packages, GC %s." % (
-              repeat_call, target, repeat_bulk, "{:,}".format(bulk_n), "on" if use_gc else "off"),
+          "repeats interleaved across packages, GC %s; %d run%s%s." % (
+              repeat_call, target, repeat_bulk, "{:,}".format(bulk_n), "on" if use_gc else "off",
+              args.runs, "s" if args.runs > 1 else "",
+              ", each cell the median of the runs (lowest–highest run beside it)"
+              if args.runs > 1 else ""),
           flush=True)
 
     t0 = time.perf_counter()
-    results = run(rows, repeat_call, repeat_bulk, target, use_gc,
-                  log=lambda s: print(s, file=sys.stderr, flush=True))
+    per_run = []
+    for k in range(args.runs):
+        if args.runs > 1:
+            print("run %d of %d" % (k + 1, args.runs), file=sys.stderr, flush=True)
+        per_run.append(run(rows, repeat_call, repeat_bulk, target, use_gc,
+                           log=lambda s: print(s, file=sys.stderr, flush=True)))
+    results = median_results(per_run)
+    ranges = spread(per_run) if args.runs > 1 else None
     computed = compute(rows, results)
 
     print()
-    print(table(computed))
+    print(table(computed, ranges))
     print()
     print("Ratios are speed-ups (the other's ns / uuidkit's ns; > 1 = uuidkit faster). "
           "uuid_utils.compat's parse/str cells are uuid.UUID's own (compat.UUID is uuid.UUID). "
@@ -527,8 +570,9 @@ def main(argv=None):
             json.dump({"machine": m, "machine_line": machine_line(m),
                        "params": {"bulk_n": bulk_n, "repeat_call": repeat_call,
                                   "repeat_bulk": repeat_bulk, "min_time_per_repeat": target,
-                                  "gc": use_gc, "quick": args.quick},
+                                  "gc": use_gc, "quick": args.quick, "runs": args.runs},
                        "rows": computed,
+                       "per_run": [compute(rows, r) for r in per_run],
                        "goals": [{"goal": n_, "ratio": x, "met": ok} for n_, x, ok in gl]},
                       fh, indent=2, ensure_ascii=False)
             fh.write("\n")
