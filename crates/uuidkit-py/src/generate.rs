@@ -62,9 +62,11 @@ fn shared<S: Stamp>(g: Timed<S>) -> Timed<S> {
     }
 }
 
-/// `getnode()`: the host's MAC address as a 48-bit integer (the interface that is up
-/// and physical first), else a random 48-bit number with the multicast bit set, as
-/// CPython's `getnode` falls back to; the same for the life of the process.
+/// `getnode()`: the host's MAC address as a 48-bit integer: of the Ethernet interfaces
+/// (not loopback, address not zero; by name), the first that is up and backed by a
+/// device, else the first that is up, even a virtual one (never one that is down); when
+/// none is up, a random 48-bit number with the multicast bit set, as CPython's `getnode`
+/// falls back to. The same for the life of the process.
 ///
 /// >>> uuidkit.getnode() == uuidkit.getnode() < 2**48
 /// True

@@ -5,7 +5,9 @@
 //! batches in `batch.rs`; `parse`/`format` in `text.rs`; `inspect` in `inspect.rs`;
 //! v1 ↔ v6 in `convert.rs`; the state file and daemon in `state.rs`; arguments read as
 //! CPython reads them in `args.rs`; the step from uuidkit's `Uuid` to the standard
-//! library's `uuid.UUID` in `bridge.rs`, over the two C-API calls in `platform/`.
+//! library's `uuid.UUID` in `bridge.rs`, over `platform/`: the C-API calls PyO3 has no
+//! safe form of (a `uuid.UUID` made with two functions, `PyType_GenericAlloc` and
+//! `PyObject_GenericSetAttr`, and untracked from the cyclic GC; lists, text, ints).
 
 mod args;
 mod batch;

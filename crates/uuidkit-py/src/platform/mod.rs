@@ -1,7 +1,10 @@
-//! The two calls into CPython's C API that PyO3 has no safe form of, both for speed:
-//! making a `uuid.UUID` without running `UUID.__init__` (what CPython 3.14's own
-//! `UUID._from_int` does in Python: `object.__new__` and `object.__setattr__` of the two
-//! slots). Everything else goes through PyO3's safe API.
+//! The calls into CPython's C API that PyO3 has no safe form of, all for speed: making a
+//! `uuid.UUID` without running `UUID.__init__` (what CPython 3.14's own
+//! `UUID._from_int` does in Python with `object.__new__` and `object.__setattr__` of the
+//! two slots: here `PyType_GenericAlloc` once and `PyObject_GenericSetAttr` twice, then
+//! `PyObject_GC_UnTrack`); a list allocated at its full length; a `str`'s UTF-8 in
+//! place; a 128-bit `int` made or read in one call where the interpreter has one.
+//! Everything else goes through PyO3's safe API.
 
 use pyo3::ffi;
 use pyo3::prelude::*;
