@@ -270,6 +270,10 @@ fn garbage_under_the_fleet_is_an_error_naming_it_and_nothing_is_written() {
         ("g1", "/uuidkit/g1/machine-id/0/mark", "soon"),
         ("g2", "/uuidkit/g2/machine-id/zz", "x"),
         ("g3", "/uuidkit/g3/machine-id/1/mark", ""),
+        // Not ID 0's mark (`0/mark`): taken for it, the claim compared one key's revision
+        // with another's and went round for ever.
+        ("g4", "/uuidkit/g4/machine-id/00/mark", "5"),
+        ("g5", "/uuidkit/g5/machine-id/01", "pid=1"),
     ] {
         c.put(0, key.as_bytes(), value.as_bytes()).unwrap();
         let e = LeasedId::claim(&config(&c, fleet, 2)).unwrap_err();
@@ -306,4 +310,49 @@ fn widths_the_layout_has_no_room_for_are_refused() {
         FleetGenerator::draft(id.clone(), "b1".parse().unwrap()),
         Err(FleetError::BadBits { .. })
     ));
+}
+
+/// A member that is down, or accepts connections and never answers, anywhere in the
+/// list: every claim still gets through the live one, and the ID works.
+#[test]
+fn a_dead_or_silent_member_in_the_list_does_not_stop_claims() {
+    let c = EtcdCluster::start(1);
+    let live = c.endpoint(0);
+    // A listener nobody serves: connections are accepted (by the kernel) and never
+    // answered.
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let silent = format!("http://{}", silent.local_addr().unwrap());
+    let dead = "http://127.0.0.1:1".to_string();
+    for (i, list) in [
+        format!("{dead},{live}"),
+        format!("{live},{dead}"),
+        format!("{dead},{live},{dead}"),
+        format!("{silent},{live}"),
+        format!("{live},{silent}"),
+    ]
+    .iter()
+    .enumerate()
+    {
+        for round in 0..5 {
+            let fleet = format!("dead{i}");
+            let cfg = FleetConfig::new(list, &fleet, 4)
+                .unwrap()
+                .with_ttl(Duration::from_secs(2))
+                .unwrap();
+            let id = LeasedId::claim(&cfg).unwrap_or_else(|e| panic!("{list}, round {round}: {e}"));
+            let mut g = FleetGenerator::v7(Arc::new(id), V7Method::Counter).unwrap();
+            g.try_next()
+                .unwrap_or_else(|e| panic!("{list}, round {round}: {e}"));
+        }
+    }
+}
+
+/// Every member down: an error naming each.
+#[test]
+fn a_cluster_with_every_member_down_is_an_error_naming_each() {
+    let cfg = FleetConfig::new("http://127.0.0.1:1,http://127.0.0.1:2", "down", 3).unwrap();
+    let e = LeasedId::claim(&cfg).unwrap_err();
+    for endpoint in ["http://127.0.0.1:1", "http://127.0.0.1:2"] {
+        assert!(e.to_string().contains(endpoint), "{e}");
+    }
 }

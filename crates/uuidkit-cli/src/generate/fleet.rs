@@ -73,10 +73,15 @@ pub(super) fn run<S: Stamp>(
         loop {
             match g.try_fill(b) {
                 Ok(()) => return Ok(()),
-                Err(FleetError::Fenced { .. }) => {
+                Err(e @ FleetError::Fenced { .. }) => {
                     // Wait for a renewal (etcd back, quorum back) within the bound; still
-                    // fenced at its end, or the lease gone, ends the run.
+                    // fenced at its end, or the lease gone, ends the run. The bound holds
+                    // also when the fence is open but the mark cannot be raised (etcd
+                    // renews the lease but refuses writes): no run waits past it.
                     let left = fence_wait.saturating_sub(started.elapsed());
+                    if left.is_zero() {
+                        return Err(Stopped::all(Failure::Message(e.to_string())));
+                    }
                     if let Err(e) = id.wait_open(left) {
                         return Err(Stopped::all(Failure::Message(e.to_string())));
                     }

@@ -7,7 +7,10 @@
 //! no protocol compiler, only Rust.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
+
+use tokio::time::Instant;
 
 use etcdv3client::pb::{
     Compare, DeleteRangeRequest, LeaseGrantRequest, LeaseGrantResponse, LeaseKeepAliveRequest,
@@ -29,7 +32,10 @@ use super::keys::{self, Entry};
 
 /// A connection to the fleet's etcd cluster.
 pub(crate) struct Etcd {
-    grpc: Grpc<Channel>,
+    /// One channel per member, in the order given.
+    members: Vec<Member>,
+    /// The member the last call went through: calls stay with it while it answers.
+    current: AtomicUsize,
     endpoints: String,
     fleet: String,
     /// The bound on each call.
@@ -42,6 +48,27 @@ pub(crate) struct Scan {
     pub(crate) held: BTreeSet<u64>,
     /// Each ID's mark (Unix ms) and the revision it was written at.
     pub(crate) marks: BTreeMap<u64, (u64, i64)>,
+}
+
+/// One member of the cluster: its endpoint as given, and a channel to it.
+struct Member {
+    url: String,
+    grpc: Grpc<Channel>,
+}
+
+/// Whether a failed call may be tried on another member: the member could not be
+/// reached or did not answer, or it is cut off from its quorum (`hasleader`). Any other
+/// status is etcd's answer to the request, the same from every member.
+fn fails_over(status: &tonic::Status) -> bool {
+    use tonic::Code;
+    matches!(
+        status.code(),
+        Code::Unavailable
+            | Code::Unknown
+            | Code::Internal
+            | Code::Cancelled
+            | Code::DeadlineExceeded
+    )
 }
 
 /// An endpoint as the user gave it: `host:port`, or a URL (`http://host:port`).
@@ -102,29 +129,54 @@ fn delete(key: String) -> RequestOp {
 }
 
 impl Etcd {
-    /// Connects; each call later waits at most `timeout`.
+    /// Connects to the first member that answers, within `timeout`; the others are
+    /// connected when a call needs them. Each call later waits at most `timeout`, going
+    /// on to the next member when one cannot be reached or does not answer, so a
+    /// cluster with a majority up keeps the fleet going whichever members are down.
     pub(crate) async fn connect(cfg: &FleetConfig, timeout: Duration) -> Result<Etcd, FleetError> {
         let endpoints = cfg.endpoints_text();
         let mut list = Vec::with_capacity(cfg.endpoints().len());
         for text in cfg.endpoints() {
-            list.push(
-                endpoint(text, timeout).map_err(|m| etcd_error("connecting", &endpoints, m))?,
-            );
+            let e = endpoint(text, timeout).map_err(|m| etcd_error("connecting", &endpoints, m))?;
+            list.push((text.clone(), e));
         }
-        let channel = if list.len() == 1 {
-            let connect = list[0].connect();
-            match tokio::time::timeout(timeout, connect).await {
-                Ok(Ok(c)) => c,
-                Ok(Err(e)) => return Err(etcd_error("connecting", &endpoints, chain(&e))),
-                Err(_) => return Err(etcd_error("connecting", &endpoints, timed_out(timeout))),
+        let deadline = Instant::now() + timeout;
+        let mut first = None;
+        let mut failures = Vec::new();
+        for (i, (url, e)) in list.iter().enumerate() {
+            // Each member gets an even share of the time left, so that a silent one
+            // leaves time for the rest.
+            let share = share(deadline, list.len() - i);
+            match tokio::time::timeout(share, e.connect()).await {
+                Ok(Ok(channel)) => {
+                    first = Some((i, channel));
+                    break;
+                }
+                Ok(Err(err)) => failures.push(format!("{url}: {}", chain(&err))),
+                Err(_) => failures.push(format!("{url}: {}", timed_out(share))),
             }
-        } else {
-            // Several members: calls go to whichever is reachable; a member that is down
-            // is skipped, and a cluster with none up is the calls' timeout.
-            Channel::balance_list(list.into_iter())
+        }
+        let Some((up, channel)) = first else {
+            return Err(etcd_error("connecting", &endpoints, failures.join("; ")));
         };
+        let mut channel = Some(channel);
+        let members = list
+            .into_iter()
+            .enumerate()
+            .map(|(i, (url, e))| {
+                let ch = match channel.take_if(|_| i == up) {
+                    Some(ch) => ch,
+                    None => e.connect_lazy(),
+                };
+                Member {
+                    url,
+                    grpc: Grpc::new(ch),
+                }
+            })
+            .collect();
         Ok(Etcd {
-            grpc: Grpc::new(channel),
+            members,
+            current: AtomicUsize::new(up),
             endpoints,
             fleet: cfg.fleet().to_string(),
             timeout,
@@ -135,22 +187,9 @@ impl Etcd {
         etcd_error(doing, &self.endpoints, message)
     }
 
-    /// Runs one call under the timeout.
-    async fn bounded<T>(
-        &self,
-        doing: &'static str,
-        call: impl Future<Output = Result<T, tonic::Status>>,
-    ) -> Result<T, FleetError> {
-        match tokio::time::timeout(self.timeout, call).await {
-            Ok(Ok(t)) => Ok(t),
-            Ok(Err(e)) => Err(self.error(doing, describe(&e))),
-            Err(_) => Err(self.error(doing, timed_out(self.timeout))),
-        }
-    }
-
     /// A request as the fleet sends every one: `hasleader` set, so that a member cut off
-    /// from its quorum answers at once with an error instead of holding the call, and a
-    /// renewal fails fast and is retried.
+    /// from its quorum answers at once with an error instead of holding the call, and the
+    /// call goes on to another member.
     fn request<M>(message: M) -> tonic::Request<M> {
         let mut req = tonic::Request::new(message);
         req.metadata_mut()
@@ -158,22 +197,73 @@ impl Etcd {
         req
     }
 
-    /// One unary call of etcd's API (`path`: `/etcdserverpb.Service/Method`).
-    async fn unary<M, R>(&self, path: &'static str, message: M) -> Result<R, tonic::Status>
+    /// Runs `call` on the member the last call went through, and on the next ones in
+    /// turn while a member cannot be reached or does not answer; the whole within the
+    /// timeout. etcd's own answers (an error included) end it at once.
+    async fn call<T, F, Fut>(&self, doing: &'static str, call: F) -> Result<T, FleetError>
     where
-        M: prost::Message + Send + Sync + 'static,
+        F: Fn(Grpc<Channel>) -> Fut,
+        Fut: Future<Output = Result<T, tonic::Status>>,
+    {
+        let deadline = Instant::now() + self.timeout;
+        let n = self.members.len();
+        let from = self.current.load(Ordering::Relaxed);
+        let mut failures = Vec::new();
+        for i in 0..n {
+            let k = (from + i) % n;
+            let member = &self.members[k];
+            let share = share(deadline, n - i);
+            if share.is_zero() {
+                break;
+            }
+            let mut grpc = member.grpc.clone();
+            let attempt = async {
+                grpc.ready()
+                    .await
+                    .map_err(|e| tonic::Status::unavailable(chain(&e)))?;
+                call(grpc).await
+            };
+            match tokio::time::timeout(share, attempt).await {
+                Ok(Ok(t)) => {
+                    self.current.store(k, Ordering::Relaxed);
+                    return Ok(t);
+                }
+                Ok(Err(status)) if !fails_over(&status) => {
+                    return Err(self.error(doing, format!("{}: {}", member.url, describe(&status))));
+                }
+                Ok(Err(status)) => failures.push(format!("{}: {}", member.url, describe(&status))),
+                Err(_) => failures.push(format!("{}: {}", member.url, timed_out(share))),
+            }
+        }
+        if failures.is_empty() {
+            failures.push(timed_out(self.timeout));
+        }
+        Err(self.error(doing, failures.join("; ")))
+    }
+
+    /// One unary call of etcd's API (`path`: `/etcdserverpb.Service/Method`).
+    async fn unary<M, R>(
+        &self,
+        doing: &'static str,
+        path: &'static str,
+        message: M,
+    ) -> Result<R, FleetError>
+    where
+        M: prost::Message + Clone + Send + Sync + 'static,
         R: prost::Message + Default + Send + Sync + 'static,
     {
-        let mut grpc = self.grpc.clone();
-        grpc.ready()
-            .await
-            .map_err(|e| tonic::Status::unavailable(chain(&e)))?;
-        let codec = ProstCodec::<M, R>::default();
-        let path = PathAndQuery::from_static(path);
-        Ok(grpc
-            .unary(Self::request(message), path, codec)
-            .await?
-            .into_inner())
+        self.call(doing, |mut grpc| {
+            let message = message.clone();
+            async move {
+                let codec = ProstCodec::<M, R>::default();
+                let path = PathAndQuery::from_static(path);
+                Ok(grpc
+                    .unary(Self::request(message), path, codec)
+                    .await?
+                    .into_inner())
+            }
+        })
+        .await
     }
 
     /// Runs a transaction: whether its comparisons held (and its operations were done).
@@ -188,8 +278,8 @@ impl Etcd {
             success,
             failure: Vec::new(),
         };
-        let call = self.unary::<_, TxnResponse>("/etcdserverpb.KV/Txn", txn);
-        Ok(self.bounded(doing, call).await?.succeeded)
+        let resp: TxnResponse = self.unary(doing, "/etcdserverpb.KV/Txn", txn).await?;
+        Ok(resp.succeeded)
     }
 
     /// Reads every key of the fleet; any that uuidkit did not write is an error naming it.
@@ -200,8 +290,9 @@ impl Etcd {
             key: prefix.clone().into_bytes(),
             ..RangeRequest::default()
         };
-        let call = self.unary::<_, RangeResponse>("/etcdserverpb.KV/Range", range);
-        let resp = self.bounded("reading the fleet's keys", call).await?;
+        let resp: RangeResponse = self
+            .unary("reading the fleet's keys", "/etcdserverpb.KV/Range", range)
+            .await?;
         let mut scan = Scan::default();
         for kv in &resp.kvs {
             match keys::parse(&prefix, &kv.key, &kv.value)? {
@@ -222,10 +313,11 @@ impl Etcd {
             ttl: ttl.as_secs() as i64,
             id: 0,
         };
-        let call = self.unary::<_, LeaseGrantResponse>("/etcdserverpb.Lease/LeaseGrant", grant);
-        let resp = self.bounded("granting a lease", call).await?;
+        let resp: LeaseGrantResponse = self
+            .unary("granting a lease", "/etcdserverpb.Lease/LeaseGrant", grant)
+            .await?;
         if !resp.error.is_empty() {
-            return Err(self.error("granting a lease", resp.error));
+            return Err(self.error("granting a lease", escaped(&resp.error)));
         }
         Ok(resp.id)
     }
@@ -303,24 +395,22 @@ impl Etcd {
 
     /// Renews `lease` once: its new time-to-live, or `None` if etcd no longer has it.
     pub(crate) async fn renew(&mut self, lease: i64) -> Result<Option<Duration>, FleetError> {
-        let mut grpc = self.grpc.clone();
-        let call = async {
-            grpc.ready()
-                .await
-                .map_err(|e| tonic::Status::unavailable(chain(&e)))?;
-            // One request on the stream, which stays open until the answer is read (as
-            // a keep-alive stream does), then is dropped with the call.
-            let requests = tokio_stream::once(LeaseKeepAliveRequest { id: lease })
-                .chain(tokio_stream::pending());
-            let codec = ProstCodec::<LeaseKeepAliveRequest, LeaseKeepAliveResponse>::default();
-            let path = PathAndQuery::from_static("/etcdserverpb.Lease/LeaseKeepAlive");
-            let mut answers = grpc
-                .streaming(Self::request(requests), path, codec)
-                .await?
-                .into_inner();
-            answers.message().await
-        };
-        match self.bounded("renewing the lease", call).await? {
+        let answer = self
+            .call("renewing the lease", |mut grpc| async move {
+                // One request on the stream, which stays open until the answer is read
+                // (as a keep-alive stream does), then is dropped with the call.
+                let requests = tokio_stream::once(LeaseKeepAliveRequest { id: lease })
+                    .chain(tokio_stream::pending());
+                let codec = ProstCodec::<LeaseKeepAliveRequest, LeaseKeepAliveResponse>::default();
+                let path = PathAndQuery::from_static("/etcdserverpb.Lease/LeaseKeepAlive");
+                let mut answers = grpc
+                    .streaming(Self::request(requests), path, codec)
+                    .await?
+                    .into_inner();
+                answers.message().await
+            })
+            .await?;
+        match answer {
             Some(r) if r.ttl > 0 => Ok(Some(Duration::from_secs(r.ttl as u64))),
             Some(_) => Ok(None),
             None => Err(self.error("renewing the lease", "the stream closed".into())),
@@ -331,8 +421,14 @@ impl Etcd {
     /// claim (its mark stays).
     pub(crate) async fn revoke(&mut self, lease: i64) -> Result<(), FleetError> {
         let revoke = LeaseRevokeRequest { id: lease };
-        let call = self.unary::<_, LeaseRevokeResponse>("/etcdserverpb.Lease/LeaseRevoke", revoke);
-        self.bounded("revoking the lease", call).await.map(drop)
+        let _: LeaseRevokeResponse = self
+            .unary(
+                "revoking the lease",
+                "/etcdserverpb.Lease/LeaseRevoke",
+                revoke,
+            )
+            .await?;
+        Ok(())
     }
 }
 
@@ -368,9 +464,20 @@ fn describe(s: &tonic::Status) -> String {
         cause = c.source();
     }
     match deepest {
-        Some(d) => format!("{}: {} ({d})", s.code(), s.message()),
-        None => format!("{}: {}", s.code(), s.message()),
+        Some(d) => format!("{}: {} ({})", s.code(), escaped(s.message()), escaped(&d)),
+        None => format!("{}: {}", s.code(), escaped(s.message())),
     }
+}
+
+/// An even share of the time left before `deadline` for each of `n` attempts.
+fn share(deadline: Instant, n: usize) -> Duration {
+    deadline.saturating_duration_since(Instant::now()) / n.max(1) as u32
+}
+
+/// Text a peer chose, with control characters escaped: it goes into one line of a
+/// message on a terminal.
+fn escaped(text: &str) -> String {
+    text.escape_debug().to_string()
 }
 
 fn timed_out(t: Duration) -> String {

@@ -151,12 +151,25 @@ impl LeasedId {
             })?;
         let ttl = cfg.ttl();
         let timeout = call_timeout(ttl);
-        let (etcd, shared) = runtime.block_on(claim(cfg, timeout))?;
+        let (etcd, shared) = match runtime.block_on(claim(cfg, timeout)) {
+            Ok(claimed) => claimed,
+            Err(e) => {
+                // Not a drop, which would wait for the runtime's blocking threads: a name
+                // lookup of an endpoint may hold one for as long as the resolver likes.
+                runtime.shutdown_background();
+                return Err(e);
+            }
+        };
         let shared = Arc::new(shared);
         let for_keeper = Arc::clone(&shared);
         let keeper = std::thread::Builder::new()
             .name("uuidkit-fleet".into())
-            .spawn(move || runtime.block_on(keep(etcd, for_keeper)))
+            .spawn(move || {
+                runtime.block_on(keep(etcd, for_keeper));
+                // As above: giving the ID back is done; a lookup still running is not
+                // waited for.
+                runtime.shutdown_background();
+            })
             .map_err(|e| FleetError::Etcd {
                 doing: "starting the renewal thread",
                 endpoints: cfg.endpoints_text(),
@@ -339,6 +352,10 @@ impl Drop for LeasedId {
     }
 }
 
+/// How many times in a row a claim may find every free ID taken by another before it
+/// is an error (after the wait, with one).
+const MAX_LOST_RACES: u32 = 8;
+
 /// Each etcd call's bound: a fifth of the time-to-live, so several renewals fit in one.
 fn call_timeout(ttl: Duration) -> Duration {
     (ttl / 5).max(Duration::from_millis(400))
@@ -358,6 +375,7 @@ async fn claim(cfg: &FleetConfig, timeout: Duration) -> Result<(Etcd, Shared), F
         crate::host::hostname()
     );
     let started = Instant::now();
+    let mut lost_races = 0;
     loop {
         let scan = etcd.scan().await?;
         let free: Vec<u64> = (0..cfg.ids())
@@ -377,8 +395,21 @@ async fn claim(cfg: &FleetConfig, timeout: Duration) -> Result<(Etcd, Shared), F
                     return Ok((etcd, start(cfg, n, lease, first, sent)?));
                 }
             }
-            // Every free ID was taken by others in the meantime: look again.
+            // Every free ID was taken by others in the meantime: look again, a while later,
+            // and not for ever: a claim that keeps losing is an error, not a spin.
             let _ = etcd.revoke(lease).await;
+            lost_races += 1;
+            let waited_out = cfg.wait().is_none_or(|w| started.elapsed() >= w);
+            if lost_races >= MAX_LOST_RACES && waited_out {
+                return Err(FleetError::Etcd {
+                    doing: "claiming an ID",
+                    endpoints: cfg.endpoints_text(),
+                    message: format!(
+                        "every free ID was taken by another claimant, {lost_races} times in a row"
+                    ),
+                });
+            }
+            tokio::time::sleep(WAIT_POLL).await;
             continue;
         }
         match cfg.wait() {
@@ -430,7 +461,7 @@ fn start(
 ) -> Result<Shared, FleetError> {
     let ttl = cfg.ttl();
     // The lease was granted after `sent`, so it lives at least until `sent + ttl`.
-    let deadline = sent.saturating_add((ttl - margin(ttl)).as_nanos() as u64);
+    let deadline = sent.saturating_add(ttl.saturating_sub(margin(ttl)).as_nanos() as u64);
     Ok(Shared {
         id: MachineId::new(n, cfg.bits()).map_err(|_| FleetError::BadBits {
             bits: cfg.bits(),
@@ -487,7 +518,10 @@ async fn keep(mut etcd: Etcd, s: Arc<Shared>) {
             match etcd.renew(s.lease).await {
                 Ok(Some(ttl)) => {
                     last_renewal = sent_at;
-                    let d = sent.saturating_add((ttl - s.margin).as_nanos() as u64);
+                    // Never more than was asked for, whatever the answer says; an answer
+                    // within the margin leaves the fence shut.
+                    let ttl = ttl.min(s.ttl);
+                    let d = sent.saturating_add(ttl.saturating_sub(s.margin).as_nanos() as u64);
                     s.deadline.fetch_max(d, Ordering::AcqRel);
                 }
                 Ok(None) => return lose(&s),

@@ -36,18 +36,25 @@ pub(crate) enum Entry {
 
 /// A key under `prefix` and its value, or the garbage error naming them.
 pub(crate) fn parse(prefix: &str, key: &[u8], value: &[u8]) -> Result<Entry, FleetError> {
+    // Escaped: the key and value are anyone's bytes, and go into one line of a message.
     let garbage = || FleetError::Garbage {
-        key: String::from_utf8_lossy(key).into_owned(),
+        key: String::from_utf8_lossy(key).escape_debug().to_string(),
         value: String::from_utf8_lossy(&value[..value.len().min(64)]).into_owned(),
     };
     let rest = core::str::from_utf8(key)
         .ok()
         .and_then(|k| k.strip_prefix(prefix))
         .ok_or_else(garbage)?;
+    // Only as uuidkit writes numbers: decimal, no sign, no leading zero. `00/mark` is not
+    // ID 0's mark (whose key is `0/mark`): taken for it, a claim would compare the
+    // revision of one key and find another's, and never succeed.
     let number = |s: &str| {
-        (!s.is_empty() && s.len() <= 20 && s.bytes().all(|b| b.is_ascii_digit()))
-            .then(|| s.parse::<u64>().ok())
-            .flatten()
+        (!s.is_empty()
+            && s.len() <= 20
+            && s.bytes().all(|b| b.is_ascii_digit())
+            && (s == "0" || !s.starts_with('0')))
+        .then(|| s.parse::<u64>().ok())
+        .flatten()
     };
     match rest.split_once('/') {
         None => number(rest).map(Entry::Holder).ok_or_else(garbage),
@@ -88,9 +95,19 @@ mod tests {
             ("/uuidkit/web/machine-id/x", b""),
             ("/uuidkit/web/machine-id/3/other", b"1"),
             ("/uuidkit/web/machine-id/99999999999999999999999/mark", b"1"),
+            ("/uuidkit/web/machine-id/00/mark", b"1"),
+            ("/uuidkit/web/machine-id/007", b""),
+            ("/uuidkit/web/machine-id/3/mark", b"0100"),
         ] {
             let e = parse(&p, k.as_bytes(), v).unwrap_err();
             assert!(e.to_string().contains(k), "{e}");
         }
+        // A key with control characters is named escaped, on one line.
+        let e = parse(&p, b"/uuidkit/web/machine-id/\x1b[31m\nx", b"").unwrap_err();
+        assert!(!e.to_string().contains(['\x1b', '\n']), "{e}");
+        assert_eq!(
+            parse(&p, mark("web", 0).as_bytes(), b"0"),
+            Ok(Entry::Mark(0, 0))
+        );
     }
 }
