@@ -89,7 +89,11 @@ fn gen_help_names_only_sections_it_has() {
     let mut seen = 0;
     for (at, _) in help.match_indices("(see ") {
         let rest = &help[at + "(see ".len()..];
-        let Some(name) = rest.split(" below").next().filter(|_| rest.contains(" below")) else {
+        let Some(name) = rest
+            .split(" below")
+            .next()
+            .filter(|_| rest.contains(" below"))
+        else {
             continue;
         };
         if !name.chars().all(|c| c.is_ascii_uppercase() || c == ' ') {
