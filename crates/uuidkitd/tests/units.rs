@@ -497,7 +497,7 @@ fn the_man_page_and_docs_name_the_units() {
             assert!(plain.contains(&path), "the man page lacks {path} ({name})");
         }
         for doc in unit.words("Unit", "Documentation") {
-            if let Some(file) = doc.strip_prefix("file:///usr/share/doc/uuidkit/") {
+            if let Some(file) = doc.strip_prefix("file:///usr/share/doc/uuidkit/docs/") {
                 assert!(
                     root().join("docs").join(file).is_file(),
                     "{name}: {doc}: the package installs docs/*.md there, and docs/{file} \
