@@ -30,6 +30,7 @@ mod readme;
 mod state_clock;
 mod state_command;
 mod state_damage;
+mod state_names;
 mod state_newer_format;
 mod state_processes;
 mod state_restart;

@@ -365,3 +365,37 @@ def test_daemon_after_fork_parent_and_child_each_have_their_own_connection(py, d
     assert out[1] == "[]", f"child's store warnings: {out[1]}"
     distinct, total = map(int, out[2].split())
     assert distinct == total
+
+
+CHDIR_CHILD = """
+import os, sys, time
+import uuidkit
+a, b = sys.argv[1], sys.argv[2]
+os.chdir(a)
+uuidkit.use_state_file("state")
+uuidkit.uuid7()
+os.chdir(b)
+last = None
+end = time.monotonic() + 1.5
+while time.monotonic() < end:
+    last = uuidkit.uuid7()
+    time.sleep(0.01)
+print(last.int)
+"""
+
+
+def test_a_relative_state_file_stays_where_it_was_named_after_chdir(py, short_tmp, uuidkit_bin):
+    # The path is taken from the working directory when it is given: later leases, after
+    # os.chdir, go to the same file, not to one of that name in the new directory.
+    a, b = short_tmp / "a", short_tmp / "b"
+    a.mkdir()
+    b.mkdir()
+    last = int(py(CHDIR_CHILD, args=(str(a), str(b))).stdout)
+    assert (a / "state").is_file()
+    assert not (b / "state").exists() and not (b / "state.lock").exists()
+    out = subprocess.run([str(uuidkit_bin), "state", "show", str(a / "state")],
+                         capture_output=True, text=True, timeout=30)
+    assert out.returncode == 0, out.stderr
+    entries = {e["kind"]: e for e in json.loads(out.stdout)["entries"]}
+    # The file named first holds the last UUID's position (its millisecond at least).
+    assert int(entries["v7"]["high"]) >> 42 >= last >> 80

@@ -181,6 +181,14 @@ pub enum Problem {
         /// The operating system's message.
         message: String,
     },
+    /// The path leads to something other than a regular file (a device, a FIFO, a
+    /// socket, a directory), which is never read, written or replaced.
+    NotRegular {
+        /// What is there: the state file, or its lock file.
+        path: PathBuf,
+        /// `a character device`, `a FIFO` …
+        what: &'static str,
+    },
     /// Another process held the lock for longer than the timeout.
     LockTimeout {
         /// How long the store waited.
@@ -271,6 +279,9 @@ impl fmt::Display for Problem {
             } => write!(f, "cannot {action}: {message}"),
             Problem::Fenced { message } => {
                 write!(f, "the daemon's machine ID is fenced: {message}")
+            }
+            Problem::NotRegular { path, what } => {
+                write!(f, "{} is {what}, not a regular file", path.display())
             }
             Problem::LockTimeout { timeout } => write!(
                 f,

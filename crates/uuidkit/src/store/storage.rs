@@ -140,10 +140,20 @@ fn poll_lock<T>(
 
 /// The state file on disk, and its lock file beside it.
 ///
-/// - Lock: an exclusive `flock` on `<path>.lock`, a file that is created once and never
+/// - Identity: the store works on the file a name leads to, not on the name. The path is
+///   made absolute when the storage is made (a later change of directory changes
+///   nothing), and at each lock its symbolic links are followed, to the last one, and its
+///   directory resolved: two processes that name one file by different paths (a symbolic
+///   link, `dir/../dir`, relative paths from different directories) lock the same lock
+///   file and write the same file, and a symbolic link stays a link. (Two hard links are
+///   two names with nothing to lead from one to the other: they are two state files.)
+/// - Only a regular file (or none yet) is a state file: a device, FIFO, socket or
+///   directory at the path is [`Problem::NotRegular`] and is never read, written or
+///   replaced.
+/// - Lock: an exclusive `flock` on `<file>.lock`, a file that is created once and never
 ///   replaced or removed (replacing it would let two processes lock two different
 ///   files). The kernel releases it when its holder exits, however it exits.
-/// - Write: a temporary file `<path>.tmp` in the same directory (so the rename cannot
+/// - Write: a temporary file `<file>.tmp` in the same directory (so the rename cannot
 ///   cross file systems), renamed over the state file; for a durable write, the file is
 ///   synced before the rename and the directory after it.
 /// - Boot ID: `/proc/sys/kernel/random/boot_id` on Linux, `None` elsewhere.
@@ -156,14 +166,140 @@ fn poll_lock<T>(
 /// ```
 #[derive(Clone, Debug)]
 pub struct FileStorage {
+    /// As given: for messages.
     path: PathBuf,
-    lock_path: PathBuf,
-    tmp_path: PathBuf,
+    /// Absolute, from the directory current when the storage was made.
+    absolute: PathBuf,
+    /// Where the last lock found the file: read and write use what the lock they run
+    /// under resolved, so a link changed meanwhile cannot send them elsewhere.
+    resolved: Arc<Mutex<Option<Resolved>>>,
+}
+
+/// The three files of one state file, at its real place.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Resolved {
+    file: PathBuf,
+    lock: PathBuf,
+    tmp: PathBuf,
+}
+
+impl Resolved {
+    fn of(file: PathBuf) -> Resolved {
+        let with_suffix = |suffix: &str| {
+            let mut p = file.clone().into_os_string();
+            p.push(suffix);
+            PathBuf::from(p)
+        };
+        Resolved {
+            lock: with_suffix(".lock"),
+            tmp: with_suffix(".tmp"),
+            file,
+        }
+    }
+
+    /// The directory holding the state file.
+    fn dir(&self) -> &Path {
+        match self.file.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        }
+    }
+}
+
+/// How many symbolic links in a row are followed before the path is taken as a loop
+/// (the number Linux allows, `MAXSYMLINKS`).
+const MAX_LINKS: usize = 40;
+
+/// The file `path` leads to: every symbolic link of its last component followed (a
+/// dangling one to where it points, which the first write creates), its directory
+/// resolved where it exists. Errors only for a loop of links.
+fn resolve(path: &Path) -> Result<PathBuf, Problem> {
+    let mut p = path.to_path_buf();
+    for _ in 0..MAX_LINKS {
+        match fs::symlink_metadata(&p) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let target = fs::read_link(&p)
+                    .map_err(|e| Problem::io(format!("read the link {}", p.display()), &e))?;
+                p = match p.parent() {
+                    Some(dir) => dir.join(target),
+                    None => target,
+                };
+            }
+            _ => {
+                // `canonicalize` resolves the directory's own links and `..`, so that
+                // `a/state` and `b/../a/state` are one file; a directory not yet made is
+                // kept as written (the lock creates it, then resolves again).
+                if let (Some(dir), Some(name)) = (p.parent(), p.file_name())
+                    && let Ok(dir) = fs::canonicalize(if dir.as_os_str().is_empty() {
+                        Path::new(".")
+                    } else {
+                        dir
+                    })
+                {
+                    return Ok(dir.join(name));
+                }
+                return Ok(p);
+            }
+        }
+    }
+    Err(Problem::io(
+        format!("follow the links of {}", path.display()),
+        &std::io::Error::other(format!("more than {MAX_LINKS} symbolic links in a row")),
+    ))
+}
+
+/// What a file that is not a regular file is, for [`Problem::NotRegular`].
+fn kind_of(t: fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_char_device() {
+            return "a character device";
+        }
+        if t.is_block_device() {
+            return "a block device";
+        }
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    if t.is_dir() {
+        "a directory"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// `Err` unless `path` is a regular file or nothing: what is there is never used.
+fn must_be_regular(path: &Path, metadata: std::io::Result<fs::Metadata>) -> Result<(), Problem> {
+    match metadata {
+        Ok(m) if !m.is_file() => Err(Problem::NotRegular {
+            path: path.to_path_buf(),
+            what: kind_of(m.file_type()),
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// Opens `path` for reading without blocking on a FIFO (whose `open` waits for a writer):
+/// the caller checks what was opened before reading it.
+fn open_without_blocking(path: &Path) -> std::io::Result<File> {
+    let mut options = OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    options.open(path)
 }
 
 impl FileStorage {
-    /// The storage of the state file at `path`. Does no I/O: the directory is created at
-    /// the first lock.
+    /// The storage of the state file at `path`. Reads nothing: the directory is created
+    /// at the first lock. A relative `path` is taken from the current directory now.
     ///
     /// ```
     /// use uuidkit::store::{FileStorage, Storage};
@@ -172,38 +308,38 @@ impl FileStorage {
     /// ```
     pub fn new(path: impl Into<PathBuf>) -> FileStorage {
         let path = path.into();
-        let with_suffix = |suffix: &str| {
-            let mut p = path.clone().into_os_string();
-            p.push(suffix);
-            PathBuf::from(p)
-        };
+        let absolute = std::path::absolute(&path).unwrap_or_else(|_| path.clone());
         FileStorage {
-            lock_path: with_suffix(".lock"),
-            tmp_path: with_suffix(".tmp"),
             path,
+            absolute,
+            resolved: Arc::new(Mutex::new(None)),
         }
     }
 
-    /// The lock file: the state file's path with `.lock` appended.
+    /// The lock file: the state file's path with `.lock` appended — of the file the path
+    /// leads to, once a lock has followed its links; until then, of the path (made
+    /// absolute).
     ///
     /// ```
     /// let s = uuidkit::store::FileStorage::new("state");
-    /// assert_eq!(s.lock_path(), std::path::Path::new("state.lock"));
+    /// let here = std::env::current_dir().unwrap();
+    /// assert_eq!(s.lock_path(), here.join("state.lock"));
     /// ```
-    pub fn lock_path(&self) -> &Path {
-        &self.lock_path
+    pub fn lock_path(&self) -> PathBuf {
+        self.current().lock
     }
 
-    /// The directory holding the state file (`.` for a bare file name).
-    fn dir(&self) -> &Path {
-        match self.path.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p,
-            _ => Path::new("."),
-        }
+    /// What the last lock resolved, or the path as it stands.
+    fn current(&self) -> Resolved {
+        self.resolved
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+            .unwrap_or_else(|| Resolved::of(self.absolute.clone()))
     }
 
-    fn write_tmp(&self, bytes: &[u8], durable: bool) -> Result<(), Problem> {
-        let tmp = &self.tmp_path;
+    fn write_tmp(&self, at: &Resolved, bytes: &[u8], durable: bool) -> Result<(), Problem> {
+        let tmp = &at.tmp;
         let mut f = OpenOptions::new()
             .write(true)
             .create(true)
@@ -226,8 +362,8 @@ impl Storage for FileStorage {
     }
 
     fn lock(&self, timeout: Duration) -> Result<LockGuard<'_>, Problem> {
-        let lock_path = &self.lock_path;
-        let open = || {
+        let mut at = Resolved::of(resolve(&self.absolute)?);
+        let open = |lock_path: &Path| {
             OpenOptions::new()
                 .read(true)
                 .write(true)
@@ -237,20 +373,25 @@ impl Storage for FileStorage {
         };
         // The directory exists but at first use: create it only then, which spares every
         // other lease the system calls.
-        let file = match open() {
+        let file = match open(&at.lock) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                let dir = self.dir();
-                fs::create_dir_all(dir)
+                let dir = at.dir().to_path_buf();
+                fs::create_dir_all(&dir)
                     .map_err(|e| Problem::io(format!("create directory {}", dir.display()), &e))?;
-                open()
+                // Now that the directory is there, it resolves to where it really is.
+                at = Resolved::of(resolve(&self.absolute)?);
+                open(&at.lock)
             }
             other => other,
         }
-        .map_err(|e| Problem::io(format!("open {}", lock_path.display()), &e))?;
+        .map_err(|e| Problem::io(format!("open {}", at.lock.display()), &e))?;
+        must_be_regular(&at.lock, file.metadata())?;
+        must_be_regular(&at.file, fs::metadata(&at.file))?;
         // One open file per attempt at the lock: `flock` locks belong to the open file,
         // so two threads of one process exclude each other as two processes do.
         // `File::try_lock` (stable since Rust 1.89, the workspace's rust-version) is the
         // file lock std offers without `unsafe`.
+        let lock_path = at.lock.clone();
         let locked = poll_lock(timeout, || match file.try_lock() {
             Ok(()) => Ok(Some(())),
             Err(TryLockError::WouldBlock) => Ok(None),
@@ -258,17 +399,22 @@ impl Storage for FileStorage {
                 Err(Problem::io(format!("lock {}", lock_path.display()), &e))
             }
         });
-        locked.map(|()| LockGuard::new(file))
+        locked?;
+        *self.resolved.lock().unwrap_or_else(|p| p.into_inner()) = Some(at);
+        Ok(LockGuard::new(file))
     }
 
     fn read(&self, limit: usize) -> Result<Option<Vec<u8>>, Problem> {
-        let path = &self.path;
+        let at = self.current();
+        let path = &at.file;
         let io = |e: std::io::Error| Problem::io(format!("read {}", path.display()), &e);
-        let f = match File::open(path) {
+        let f = match open_without_blocking(path) {
             Ok(f) => f,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(io(e)),
         };
+        // What was opened, not what the name was a moment before.
+        must_be_regular(path, f.metadata())?;
         let mut bytes = Vec::new();
         f.take(limit as u64 + 1)
             .read_to_end(&mut bytes)
@@ -277,18 +423,17 @@ impl Storage for FileStorage {
     }
 
     fn write(&self, bytes: &[u8], durable: bool) -> Result<(), Problem> {
-        if let Err(p) = self.write_tmp(bytes, durable) {
-            let _ = fs::remove_file(&self.tmp_path);
+        let at = self.current();
+        // Never rename over something that is not a state file.
+        must_be_regular(&at.file, fs::metadata(&at.file))?;
+        if let Err(p) = self.write_tmp(&at, bytes, durable) {
+            let _ = fs::remove_file(&at.tmp);
             return Err(p);
         }
-        if let Err(e) = fs::rename(&self.tmp_path, &self.path) {
-            let _ = fs::remove_file(&self.tmp_path);
+        if let Err(e) = fs::rename(&at.tmp, &at.file) {
+            let _ = fs::remove_file(&at.tmp);
             return Err(Problem::io(
-                format!(
-                    "rename {} to {}",
-                    self.tmp_path.display(),
-                    self.path.display()
-                ),
+                format!("rename {} to {}", at.tmp.display(), at.file.display()),
                 &e,
             ));
         }
@@ -296,7 +441,7 @@ impl Storage for FileStorage {
         // bring back the old file. (Only Unix lets a directory be opened and synced;
         // elsewhere the rename is as durable as the system makes it.)
         if durable && cfg!(unix) {
-            let dir = self.dir();
+            let dir = at.dir();
             File::open(dir)
                 .and_then(|d| d.sync_all())
                 .map_err(|e| Problem::io(format!("sync directory {}", dir.display()), &e))?;

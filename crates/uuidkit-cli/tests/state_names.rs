@@ -1,0 +1,188 @@
+//! One state file, one identity: processes that reach the same file by different names —
+//! a symbolic link, paths through `..` and other directories, relative paths from
+//! different working directories — share its lock and its state, and the link stays a
+//! link; a path that leads to a device or a FIFO is never read, written or replaced.
+//!
+//! Hard links are two names with nothing to lead from one to the other; they are two
+//! state files (docs/state.md says so), and are not tested here.
+
+use crate::state_common;
+
+use std::collections::HashSet;
+use std::path::Path;
+use std::process::Command;
+use std::thread;
+
+use state_common::{TempDir, gen_cmd, spawn, stderr, uuids};
+use uuidkit::Uuid;
+
+const PER_PROCESS: u64 = 200_000;
+
+/// Runs each command side by side, each must succeed with nothing on standard error,
+/// and returns every UUID they wrote.
+fn side_by_side(mut commands: Vec<Command>) -> Vec<Uuid> {
+    let children: Vec<_> = commands.iter_mut().map(spawn).collect();
+    let readers: Vec<_> = children
+        .into_iter()
+        .map(|child| thread::spawn(move || child.wait_with_output().expect("waiting")))
+        .collect();
+    let mut all = Vec::new();
+    for r in readers {
+        let out = r.join().expect("reader thread");
+        assert!(
+            out.status.success() && out.stderr.is_empty(),
+            "{:?}\n{}",
+            out.status,
+            stderr(&out)
+        );
+        all.extend(uuids(&out.stdout));
+    }
+    all
+}
+
+fn assert_distinct(what: &str, all: &[Uuid]) {
+    let distinct: HashSet<_> = all.iter().collect();
+    assert_eq!(
+        distinct.len(),
+        all.len(),
+        "{what}: {} duplicates among {}",
+        all.len() - distinct.len(),
+        all.len()
+    );
+}
+
+#[test]
+fn two_processes_through_a_symlink_share_one_state_file() {
+    let dir = TempDir::new("names-symlink");
+    let real = dir.join("real");
+    let alias = dir.join("alias");
+    for version in ["v1", "v6"] {
+        let _ = std::fs::remove_file(&alias);
+        let _ = std::fs::remove_file(&real);
+        // The file exists, then gets a second name.
+        assert!(gen_cmd(version, 1, &real).status().unwrap().success());
+        std::os::unix::fs::symlink("real", &alias).unwrap();
+        let all = side_by_side(vec![
+            gen_cmd(version, PER_PROCESS, &alias),
+            gen_cmd(version, PER_PROCESS, &real),
+        ]);
+        assert_distinct(version, &all);
+        let link = std::fs::symlink_metadata(&alias).unwrap();
+        assert!(
+            link.file_type().is_symlink(),
+            "{version}: the link was replaced"
+        );
+        assert!(
+            !dir.join("alias.lock").exists(),
+            "{version}: a second lock file"
+        );
+    }
+}
+
+#[test]
+fn a_link_to_a_link_and_a_dangling_link_lead_to_the_file() {
+    let dir = TempDir::new("names-chain");
+    std::fs::create_dir(dir.join("d")).unwrap();
+    // alias2 -> alias1 -> d/real, which does not exist yet: the first use creates it there.
+    std::os::unix::fs::symlink("d/real", dir.join("alias1")).unwrap();
+    std::os::unix::fs::symlink("alias1", dir.join("alias2")).unwrap();
+    let first = uuids(
+        &gen_cmd("v7", 1000, &dir.join("alias2"))
+            .output()
+            .unwrap()
+            .stdout,
+    );
+    assert!(
+        dir.join("d/real").is_file(),
+        "the state file is where the links lead"
+    );
+    assert!(
+        std::fs::symlink_metadata(dir.join("alias1"))
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    // Later, by its own name: above everything written through the links.
+    let later = uuids(
+        &gen_cmd("v7", 1, &dir.join("d/real"))
+            .output()
+            .unwrap()
+            .stdout,
+    );
+    assert!(later[0] > *first.last().unwrap());
+}
+
+#[test]
+fn relative_paths_from_different_directories_share_one_state_file() {
+    let dir = TempDir::new("names-relative");
+    for sub in ["a", "b", "a/deeper"] {
+        std::fs::create_dir_all(dir.join(sub)).unwrap();
+    }
+    let from = |cwd: &str, path: &str| {
+        let mut c = gen_cmd("v1", PER_PROCESS, Path::new(path));
+        c.current_dir(dir.join(cwd));
+        c
+    };
+    let all = side_by_side(vec![
+        from("a", "../state"),
+        from("b", "../a/../state"),
+        from("a/deeper", "../../b/../state"),
+    ]);
+    assert_distinct("v1", &all);
+    assert!(dir.join("state").is_file());
+}
+
+/// A path that leads to `what` (made by `make` in a temporary directory): `gen` warns
+/// naming it, makes its UUIDs in memory (exit 0), and leaves it as it was.
+fn refused(what: &str, make: impl Fn(&Path) -> bool, is_it: impl Fn(&std::fs::FileType) -> bool) {
+    let dir = TempDir::new("names-special");
+    let path = dir.join("special");
+    if !make(&path) {
+        eprintln!("skipped: cannot make {what} here (not root?)");
+        return;
+    }
+    let out = gen_cmd("v7", 3, &path).output().unwrap();
+    let err = stderr(&out);
+    assert!(out.status.success(), "{what}: {:?}\n{err}", out.status);
+    assert_eq!(uuids(&out.stdout).len(), 3, "{what}");
+    assert!(
+        err.contains(&path.display().to_string()) && err.contains(what),
+        "{what}: the warning names the path and what it is: {err}"
+    );
+    let after = std::fs::symlink_metadata(&path).unwrap();
+    assert!(is_it(&after.file_type()), "{what} was replaced");
+    assert!(!dir.join("special.tmp").exists());
+}
+
+#[test]
+fn a_fifo_is_refused_and_left_as_it_was() {
+    use std::os::unix::fs::FileTypeExt;
+    refused(
+        "a FIFO",
+        |p| {
+            Command::new("mkfifo")
+                .arg(p)
+                .status()
+                .is_ok_and(|s| s.success())
+        },
+        |t| t.is_fifo(),
+    );
+}
+
+#[test]
+fn a_character_device_is_refused_and_left_as_it_was() {
+    use std::os::unix::fs::FileTypeExt;
+    // /dev/zero's numbers (1, 5), made in the test's own directory: needs root (CI is).
+    refused(
+        "a character device",
+        |p| {
+            Command::new("mknod")
+                .arg(p)
+                .args(["c", "1", "5"])
+                .stderr(std::process::Stdio::null())
+                .status()
+                .is_ok_and(|s| s.success())
+        },
+        |t| t.is_char_device(),
+    );
+}
