@@ -14,7 +14,7 @@ use crate::error::{Expected, NodeForm, ParseError};
 ///
 /// | word | meaning |
 /// |---|---|
-/// | `static` (default) | a random 47-bit number with the multicast bit set, chosen once per generator (and again in a child after `fork`) |
+/// | `static` (default) | a random 47-bit number with the multicast bit set, chosen once per generator (and again in a child after `fork`); a generator with a state file or the service takes the host's `hash` node instead, so that the processes sharing it share one node and clock sequence |
 /// | `random` | a new random node ID, multicast bit set, for every UUID |
 /// | `mac` | the MAC address of a physical, up, non-loopback interface; without one, `static` and a [warning](crate::generator::gregorian::GregorianGenerator::node_warning) |
 /// | `hash` | SHA-256 over the host name, the MAC addresses and the IP addresses, first 6 bytes, multicast bit set: stable on one host |
