@@ -109,7 +109,8 @@ A FLEET:
 With --machine-id etcd (v7, and v8 with a draft layout), gen claims the lowest free
 machine ID of --fleet NAME (0 to 2^B - 1, B from --machine-id-bits, 1 to 31) from the
 etcd cluster at --etcd URLS, on a lease of --lease-ttl seconds that it renews while it
-runs, and gives the ID back when it ends. It starts above the high-water mark the
+runs, and gives the ID back when it ends (killed by a signal, it leaves the ID to come
+free when the lease expires). It starts above the high-water mark the
 ID's previous holder left in etcd, and writes nothing while its lease may have
 expired (waiting up to --fence-wait seconds for a renewal, then exit 1). With every
 ID held it fails at once (exit 1), or waits up to --claim-wait seconds for one.

@@ -165,10 +165,17 @@ fn check_endpoint(e: &str) -> Result<String, FleetError> {
         endpoint: e.to_string(),
         reason,
     };
-    let rest = e
-        .strip_prefix("http://")
-        .ok_or_else(|| bad("expected http://HOST:PORT (https is not supported)"))?;
+    let rest = e.strip_prefix("http://").ok_or_else(|| {
+        bad(if e.starts_with("https://") {
+            "expected http://HOST:PORT (https is not supported)"
+        } else {
+            "expected http://HOST:PORT"
+        })
+    })?;
     let rest = rest.strip_suffix('/').unwrap_or(rest);
+    if rest.contains(['/', '?', '#']) {
+        return Err(bad("expected http://HOST:PORT: a path, query or fragment"));
+    }
     let (host, port) = rest
         .rsplit_once(':')
         .ok_or_else(|| bad("expected http://HOST:PORT: no port"))?;
@@ -198,6 +205,9 @@ mod tests {
         for e in [
             "localhost:2379",
             "https://h:1",
+            "unix:///x",
+            "http://h:1/foo",
+            "http://h:1?x",
             "http://h",
             "http://h:0",
             "http://h:70000",
@@ -209,6 +219,15 @@ mod tests {
             assert!(matches!(err, FleetError::BadEndpoint { .. }), "{e}");
             assert!(err.to_string().contains(e), "{err}");
         }
+        // Each says what is wrong with it, not another endpoint's fault.
+        let why = |e: &str| FleetConfig::new(e, "f", 3).unwrap_err().to_string();
+        assert!(why("https://h:1").contains("https is not supported"));
+        assert!(!why("unix:///x").contains("https"), "{}", why("unix:///x"));
+        assert!(
+            why("http://h:1/foo").contains("a path"),
+            "{}",
+            why("http://h:1/foo")
+        );
         assert_eq!(
             FleetConfig::new(" , ", "f", 3),
             Err(FleetError::NoEndpoints)
