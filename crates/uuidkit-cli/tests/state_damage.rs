@@ -192,7 +192,7 @@ fn an_unusable_state_file_is_reported_once_and_generation_goes_on_in_memory() {
             (
                 "unreadable",
                 is_dir.clone(),
-                format!("cannot read {}", is_dir.display()),
+                format!("{} is a directory, not a regular file", is_dir.display()),
             ),
             (
                 "directory under a regular file",

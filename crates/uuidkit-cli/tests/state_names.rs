@@ -152,6 +152,10 @@ fn refused(what: &str, make: impl Fn(&Path) -> bool, is_it: impl Fn(&std::fs::Fi
     let after = std::fs::symlink_metadata(&path).unwrap();
     assert!(is_it(&after.file_type()), "{what} was replaced");
     assert!(!dir.join("special.tmp").exists());
+    assert!(
+        !dir.join("special.lock").exists(),
+        "{what} got a lock file beside it"
+    );
 }
 
 #[test]
@@ -185,4 +189,132 @@ fn a_character_device_is_refused_and_left_as_it_was() {
         },
         |t| t.is_char_device(),
     );
+}
+
+/// Makes a file of some kind at a path; `false` when it cannot (not root).
+type Maker = dyn Fn(&Path) -> bool;
+
+/// `gen v7 --state PATH`, ended after a minute should it hang: what it printed.
+fn gen_bounded(path: &Path) -> std::process::Output {
+    let mut c = Command::new("timeout");
+    c.arg("60")
+        .arg(assert_cmd::cargo::cargo_bin("uuidkit"))
+        .args(["gen", "v7", "-n", "3", "--state"])
+        .arg(path)
+        .env_remove("UUIDKIT_STATE");
+    c.output().unwrap()
+}
+
+/// Whatever is at the temporary file's name is removed, never written through, and only
+/// a new regular file is renamed over the state file: a FIFO there does not hang `gen`,
+/// a device there does not become the state file, a link there does not overwrite the
+/// file it points to.
+#[test]
+fn whatever_is_at_the_temporary_name_is_removed_not_used() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = TempDir::new("names-tmp");
+    let victim = dir.join("victim");
+    std::fs::write(&victim, "precious").unwrap();
+    let planted: [(&str, &Maker); 3] = [
+        ("a FIFO", &|p| {
+            Command::new("mkfifo")
+                .arg(p)
+                .status()
+                .is_ok_and(|s| s.success())
+        }),
+        ("a character device", &|p| {
+            Command::new("mknod")
+                .arg(p)
+                .args(["c", "1", "3"])
+                .stderr(std::process::Stdio::null())
+                .status()
+                .is_ok_and(|s| s.success())
+        }),
+        ("a link", &|p| {
+            std::os::unix::fs::symlink("../victim", p).is_ok()
+        }),
+    ];
+    for (i, (what, make)) in planted.iter().enumerate() {
+        let sub = dir.join(&format!("s{i}"));
+        std::fs::create_dir(&sub).unwrap();
+        let state = sub.join("state");
+        for round in 0..2 {
+            // Planted before the first write, and again once the file exists.
+            if !make(&sub.join("state.tmp")) {
+                eprintln!("skipped: cannot make {what} here (not root?)");
+                break;
+            }
+            let out = gen_bounded(&state);
+            assert!(
+                out.status.success(),
+                "{what}, round {round}: {:?}\n{}",
+                out.status,
+                stderr(&out)
+            );
+            assert_eq!(uuids(&out.stdout).len(), 3, "{what}");
+            let m = std::fs::symlink_metadata(&state).unwrap();
+            assert!(
+                m.file_type().is_file(),
+                "{what}, round {round}: the state file is {m:?}"
+            );
+            assert!(!m.file_type().is_char_device());
+            assert!(
+                !sub.join("state.tmp").exists(),
+                "{what}: the temporary name is left"
+            );
+        }
+    }
+    assert_eq!(
+        std::fs::read(&victim).unwrap(),
+        b"precious",
+        "written through a link"
+    );
+}
+
+/// A link at the lock file's name is not followed: nothing is created where it points,
+/// and `gen` goes on in memory with a warning naming it.
+#[test]
+fn a_link_at_the_lock_name_is_not_followed() {
+    let dir = TempDir::new("names-lock-link");
+    std::os::unix::fs::symlink(dir.join("planted"), dir.join("state.lock")).unwrap();
+    let out = gen_bounded(&dir.join("state"));
+    assert!(out.status.success(), "{:?}\n{}", out.status, stderr(&out));
+    assert!(stderr(&out).contains("state.lock"), "{}", stderr(&out));
+    assert!(
+        !dir.join("planted").exists(),
+        "the link's target was created"
+    );
+}
+
+/// As the kernel's `protected_symlinks`: another user's link in a sticky directory that
+/// anyone may write is not followed (as root: the link is made another user's).
+#[test]
+fn another_users_link_in_a_sticky_open_directory_is_not_followed() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = TempDir::new("names-sticky");
+    let victim = dir.join("victim");
+    std::fs::write(&victim, "precious").unwrap();
+    let open = dir.join("open");
+    std::fs::create_dir(&open).unwrap();
+    std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o1777)).unwrap();
+    std::os::unix::fs::symlink(&victim, open.join("state")).unwrap();
+    let owned = Command::new("chown")
+        .args(["-h", "nobody"])
+        .arg(open.join("state"))
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !owned {
+        eprintln!("skipped: cannot give the link to another user (not root?)");
+        return;
+    }
+    let out = gen_bounded(&open.join("state"));
+    assert!(out.status.success(), "{:?}\n{}", out.status, stderr(&out));
+    assert!(
+        stderr(&out).contains("protected_symlinks"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(std::fs::read(&victim).unwrap(), b"precious");
+    assert!(!dir.join("victim.lock").exists());
 }

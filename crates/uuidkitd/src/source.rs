@@ -315,8 +315,15 @@ impl Source {
 
     /// Flushes the state file to disk (at shutdown).
     pub fn sync(&self) {
+        // Only a regular file: a FIFO's `open` would wait for a writer (and hold the
+        // shutdown), a device's `fsync` is not the state's.
+        use std::os::unix::fs::OpenOptionsExt;
         if let Some(p) = self.file.path()
-            && let Ok(f) = std::fs::File::open(p)
+            && let Ok(f) = std::fs::OpenOptions::new()
+                .read(true)
+                .custom_flags(libc::O_NONBLOCK)
+                .open(p)
+            && f.metadata().is_ok_and(|m| m.is_file())
         {
             let _ = f.sync_all();
         }

@@ -13,6 +13,8 @@ pub(crate) mod tsc;
 
 #[cfg(feature = "std")]
 mod os;
+#[cfg(all(feature = "std", unix))]
+pub(crate) use os::effective_uid;
 #[cfg(all(feature = "std", feature = "etcd"))]
 pub(crate) use os::monotonic_coarse_ns;
 #[cfg(feature = "std")]

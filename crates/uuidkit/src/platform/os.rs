@@ -182,3 +182,10 @@ pub(crate) fn is_root() -> bool {
 pub(crate) fn is_root() -> bool {
     false
 }
+
+/// The effective user ID.
+#[cfg(unix)]
+pub(crate) fn effective_uid() -> u32 {
+    // SAFETY: `geteuid` takes no arguments, cannot fail and touches no memory of ours.
+    unsafe { libc::geteuid() }
+}

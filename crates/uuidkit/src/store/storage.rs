@@ -218,6 +218,7 @@ fn resolve(path: &Path) -> Result<PathBuf, Problem> {
     for _ in 0..MAX_LINKS {
         match fs::symlink_metadata(&p) {
             Ok(m) if m.file_type().is_symlink() => {
+                refuse_planted_link(&p, &m)?;
                 let target = fs::read_link(&p)
                     .map_err(|e| Problem::io(format!("read the link {}", p.display()), &e))?;
                 p = match p.parent() {
@@ -246,6 +247,38 @@ fn resolve(path: &Path) -> Result<PathBuf, Problem> {
         format!("follow the links of {}", path.display()),
         &std::io::Error::other(format!("more than {MAX_LINKS} symbolic links in a row")),
     ))
+}
+
+/// The kernel's rule for following links (`fs.protected_symlinks`), which following
+/// them here, outside the kernel, would bypass: a link in a sticky directory that anyone
+/// may write (`/tmp`) is followed only by its owner, or when the directory's owner owns
+/// it too. Otherwise anyone could point another user's state file at a file of theirs.
+#[cfg(unix)]
+fn refuse_planted_link(link: &Path, m: &fs::Metadata) -> Result<(), Problem> {
+    use std::os::unix::fs::MetadataExt;
+    let dir = match link.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let Ok(d) = fs::metadata(dir) else {
+        return Ok(());
+    };
+    let sticky_and_open = d.mode() & 0o1002 == 0o1002;
+    if sticky_and_open && m.uid() != d.uid() && m.uid() != crate::platform::effective_uid() {
+        return Err(Problem::io(
+            format!("follow the link {}", link.display()),
+            &std::io::Error::other(
+                "it is another user's link in a sticky directory anyone may write \
+                 (the kernel's protected_symlinks rule)",
+            ),
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn refuse_planted_link(_link: &Path, _m: &fs::Metadata) -> Result<(), Problem> {
+    Ok(())
 }
 
 /// What a file that is not a regular file is, for [`Problem::NotRegular`].
@@ -289,12 +322,22 @@ fn must_be_regular(path: &Path, metadata: std::io::Result<fs::Metadata>) -> Resu
 fn open_without_blocking(path: &Path) -> std::io::Result<File> {
     let mut options = OpenOptions::new();
     options.read(true);
+    unfollowed_nonblocking(&mut options, false);
+    options.open(path)
+}
+
+/// `O_NONBLOCK` (a FIFO's `open` would wait for its other end), and with `no_follow`
+/// `O_NOFOLLOW` (a link at the lock's or the temporary file's name, which uuidkit never
+/// makes, is an error rather than a way to create or overwrite the file it points to).
+fn unfollowed_nonblocking(options: &mut OpenOptions, no_follow: bool) {
     #[cfg(unix)]
     {
         use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NONBLOCK);
+        let flags = libc::O_NONBLOCK | if no_follow { libc::O_NOFOLLOW } else { 0 };
+        options.custom_flags(flags);
     }
-    options.open(path)
+    #[cfg(not(unix))]
+    let _ = (options, no_follow);
 }
 
 impl FileStorage {
@@ -340,12 +383,25 @@ impl FileStorage {
 
     fn write_tmp(&self, at: &Resolved, bytes: &[u8], durable: bool) -> Result<(), Problem> {
         let tmp = &at.tmp;
-        let mut f = OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .open(tmp)
-            .map_err(|e| Problem::io(format!("create {}", tmp.display()), &e))?;
+        // A new file, never one that is there: whatever is at the name (a file a killed
+        // writer left, or a link, FIFO or device someone put there) is removed first, so
+        // that nothing is written through it and nothing but a new regular file is
+        // renamed over the state file.
+        let create = || {
+            let mut options = OpenOptions::new();
+            options.write(true).create_new(true);
+            unfollowed_nonblocking(&mut options, true);
+            options.open(tmp)
+        };
+        let mut f = match create() {
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                fs::remove_file(tmp)
+                    .map_err(|e| Problem::io(format!("remove {}", tmp.display()), &e))?;
+                create()
+            }
+            other => other,
+        }
+        .map_err(|e| Problem::io(format!("create {}", tmp.display()), &e))?;
         f.write_all(bytes)
             .map_err(|e| Problem::io(format!("write {}", tmp.display()), &e))?;
         if durable {
@@ -363,13 +419,14 @@ impl Storage for FileStorage {
 
     fn lock(&self, timeout: Duration) -> Result<LockGuard<'_>, Problem> {
         let mut at = Resolved::of(resolve(&self.absolute)?);
+        // Before anything is created beside it: a path that leads to a device, a FIFO or
+        // a directory gets no lock file either.
+        must_be_regular(&at.file, fs::metadata(&at.file))?;
         let open = |lock_path: &Path| {
-            OpenOptions::new()
-                .read(true)
-                .write(true)
-                .create(true)
-                .truncate(false)
-                .open(lock_path)
+            let mut options = OpenOptions::new();
+            options.read(true).write(true).create(true).truncate(false);
+            unfollowed_nonblocking(&mut options, true);
+            options.open(lock_path)
         };
         // The directory exists but at first use: create it only then, which spares every
         // other lease the system calls.
@@ -386,7 +443,6 @@ impl Storage for FileStorage {
         }
         .map_err(|e| Problem::io(format!("open {}", at.lock.display()), &e))?;
         must_be_regular(&at.lock, file.metadata())?;
-        must_be_regular(&at.file, fs::metadata(&at.file))?;
         // One open file per attempt at the lock: `flock` locks belong to the open file,
         // so two threads of one process exclude each other as two processes do.
         // `File::try_lock` (stable since Rust 1.89, the workspace's rust-version) is the

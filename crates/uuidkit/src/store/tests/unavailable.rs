@@ -39,15 +39,29 @@ fn unavailable_under_proc() {
     unavailable(store.lease(&req(GeneratorKind::V7, 0, 0, 1)));
 }
 
-/// The state file's path is a directory: it cannot be read.
+/// The state file's path is a directory: not a state file, and left as it is (no lock
+/// file beside it either).
 #[test]
 fn unavailable_when_the_state_file_is_a_directory() {
     let dir = TempDir::new("isdir");
     fs::create_dir(dir.state()).unwrap();
     let w = unavailable(StateStore::open(dir.state()).lease(&req(GeneratorKind::V7, 0, 0, 1)));
-    assert!(w.to_string().contains("cannot read"), "{w}");
+    assert!(
+        w.to_string().contains("is a directory, not a regular file"),
+        "{w}"
+    );
+    assert!(matches!(
+        w.problem(),
+        Problem::NotRegular {
+            what: "a directory",
+            ..
+        }
+    ));
+    assert!(!dir.0.join("state.lock").exists());
     match read_state(&dir.state()) {
-        Err(StoreError::Unavailable(w)) => assert!(matches!(w.problem(), Problem::Io { .. })),
+        Err(StoreError::Unavailable(w)) => {
+            assert!(matches!(w.problem(), Problem::NotRegular { .. }), "{w}")
+        }
         other => panic!("{other:?}"),
     }
 }
