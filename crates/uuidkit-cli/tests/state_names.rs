@@ -158,35 +158,38 @@ fn refused(what: &str, make: impl Fn(&Path) -> bool, is_it: impl Fn(&std::fs::Fi
     );
 }
 
+/// A FIFO at `p`: whether one could be made.
+fn mkfifo(p: &Path) -> bool {
+    Command::new("mkfifo")
+        .arg(p)
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// A character device of major 1 (memory devices) and `minor` at `p`, in the test's own
+/// directory: whether one could be made (it needs root; CI is).
+fn mknod_char(p: &Path, minor: &str) -> bool {
+    Command::new("mknod")
+        .arg(p)
+        .args(["c", "1", minor])
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
 #[test]
 fn a_fifo_is_refused_and_left_as_it_was() {
     use std::os::unix::fs::FileTypeExt;
-    refused(
-        "a FIFO",
-        |p| {
-            Command::new("mkfifo")
-                .arg(p)
-                .status()
-                .is_ok_and(|s| s.success())
-        },
-        |t| t.is_fifo(),
-    );
+    refused("a FIFO", mkfifo, |t| t.is_fifo());
 }
 
 #[test]
 fn a_character_device_is_refused_and_left_as_it_was() {
     use std::os::unix::fs::FileTypeExt;
-    // /dev/zero's numbers (1, 5), made in the test's own directory: needs root (CI is).
+    // /dev/zero's numbers (1, 5).
     refused(
         "a character device",
-        |p| {
-            Command::new("mknod")
-                .arg(p)
-                .args(["c", "1", "5"])
-                .stderr(std::process::Stdio::null())
-                .status()
-                .is_ok_and(|s| s.success())
-        },
+        |p| mknod_char(p, "5"),
         |t| t.is_char_device(),
     );
 }
@@ -216,20 +219,8 @@ fn whatever_is_at_the_temporary_name_is_removed_not_used() {
     let victim = dir.join("victim");
     std::fs::write(&victim, "precious").unwrap();
     let planted: [(&str, &Maker); 3] = [
-        ("a FIFO", &|p| {
-            Command::new("mkfifo")
-                .arg(p)
-                .status()
-                .is_ok_and(|s| s.success())
-        }),
-        ("a character device", &|p| {
-            Command::new("mknod")
-                .arg(p)
-                .args(["c", "1", "3"])
-                .stderr(std::process::Stdio::null())
-                .status()
-                .is_ok_and(|s| s.success())
-        }),
+        ("a FIFO", &mkfifo),
+        ("a character device", &|p| mknod_char(p, "3")),
         ("a link", &|p| {
             std::os::unix::fs::symlink("../victim", p).is_ok()
         }),

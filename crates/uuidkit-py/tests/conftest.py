@@ -5,6 +5,7 @@ at once)."""
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -60,6 +61,30 @@ def spawn_python(code: str, env=None, args=(), **kw) -> subprocess.Popen:
         text=True,
         **kw,
     )
+
+
+def run_at_once(code: str, tmp: Path, n: int, jobs, timeout: float) -> list:
+    """Runs a fresh python per job `(extra_args, env)` as `python -c code out n go
+    *extra_args`, all started before the file `go` (in `tmp`) is made, so that they
+    generate at once; each must exit 0 within `timeout`. Returns the ints (a hex number a
+    line) that each wrote to its `out`."""
+    go = tmp / "go"
+    procs, outs = [], []
+    for k, (extra, env) in enumerate(jobs):
+        out = tmp / f"out{k}.txt"
+        outs.append(out)
+        procs.append(spawn_python(code, env=env, args=(out, n, go, *extra)))
+    time.sleep(0.3)  # let all import before the go
+    go.touch()
+    for p in procs:
+        try:
+            _, stderr = p.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            for q in procs:
+                q.kill()
+            pytest.fail("a generating child did not finish")
+        assert p.returncode == 0, stderr
+    return [[int(line, 16) for line in out.read_text().split()] for out in outs]
 
 
 def run_python(code: str, env=None, args=(), timeout: float = 120, check: bool = True):

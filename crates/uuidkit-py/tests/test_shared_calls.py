@@ -25,6 +25,7 @@ import pytest
 
 import uuidkit
 
+from conftest import run_at_once
 from test_state import daemon, short_tmp  # noqa: F401 - fixtures
 
 # call -> (the store's kind, how many UUIDs each process makes)
@@ -131,25 +132,9 @@ def store_entry(uuidkit_bin, state, kind, node=None):
     return found[0]
 
 
-def run_two(spawn_py, tmp, call, how, path):
+def run_two(tmp, call, how, path):
     n = CALLS[call][1]
-    go = tmp / "go"
-    procs, outs = [], []
-    for k in range(2):
-        out = tmp / f"out{k}.txt"
-        outs.append(out)
-        procs.append(spawn_py(CHILD, args=(out, n, go, how, path, call)))
-    time.sleep(0.3)  # let both import before the go
-    go.touch()
-    for p in procs:
-        try:
-            _, stderr = p.communicate(timeout=120)
-        except subprocess.TimeoutExpired:
-            for q in procs:
-                q.kill()
-            pytest.fail("a generating child did not finish")
-        assert p.returncode == 0, stderr
-    results = [[int(line, 16) for line in out.read_text().split()] for out in outs]
+    results = run_at_once(CHILD, tmp, n, [((how, path, call), None)] * 2, timeout=120)
     assert [len(r) for r in results] == [n, n]
     return results
 
@@ -191,13 +176,13 @@ def check_two(results, call, uuidkit_bin, state):
 @pytest.mark.parametrize("call", list(CALLS))
 def test_two_processes_one_state_file(spawn_py, short_tmp, uuidkit_bin, call):  # noqa: F811
     state = short_tmp / "state"
-    results = run_two(spawn_py, short_tmp, call, "state", state)
+    results = run_two(short_tmp, call, "state", state)
     check_two(results, call, uuidkit_bin, state)
 
 
 @pytest.mark.parametrize("call", list(CALLS))
 def test_two_processes_one_daemon(spawn_py, short_tmp, daemon, uuidkit_bin, call):  # noqa: F811
-    results = run_two(spawn_py, short_tmp, call, "daemon", daemon)
+    results = run_two(short_tmp, call, "daemon", daemon)
     # The fixture's daemon keeps its state in short_tmp/dstate.
     check_two(results, call, uuidkit_bin, short_tmp / "dstate")
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import child_env
+from conftest import child_env, run_at_once
 
 # A child: optionally use_state_file/use_daemon, wait for the go file so both run at once,
 # then make n v7 with uuid7() and uuid7_many() interleaved, and write them as hex lines.
@@ -49,25 +49,10 @@ def short_tmp():
     shutil.rmtree(d, ignore_errors=True)
 
 
-def run_pair(spawn_py, tmp, n, children):
+def run_pair(tmp, n, children):
     """children: [(how, path, env)] -> the lists of ints each child wrote."""
-    go = tmp / "go"
-    procs, outs = [], []
-    for k, (how, path, env) in enumerate(children):
-        out = tmp / f"out{k}.txt"
-        outs.append(out)
-        procs.append(spawn_py(GEN_CHILD, env=env, args=(out, n, go, how, path)))
-    time.sleep(0.3)  # let both import before the go
-    go.touch()
-    for p in procs:
-        try:
-            stdout, stderr = p.communicate(timeout=240)
-        except subprocess.TimeoutExpired:
-            for q in procs:
-                q.kill()
-            pytest.fail("a generating child did not finish")
-        assert p.returncode == 0, stderr
-    return [[int(line, 16) for line in out.read_text().split()] for out in outs]
+    return run_at_once(GEN_CHILD, tmp, n, [((how, path), env) for how, path, env in children],
+                       timeout=240)
 
 
 def check_pair(results, n):
@@ -85,7 +70,7 @@ def test_state_file_env_two_processes(spawn_py, short_tmp):
     state = short_tmp / "state"
     env = {"UUIDKIT_STATE": str(state)}
     n = 500_000
-    results = run_pair(spawn_py, short_tmp, n, [("env", "", env), ("env", "", env)])
+    results = run_pair(short_tmp, n, [("env", "", env), ("env", "", env)])
     check_pair(results, n)
     assert state.exists(), "UUIDKIT_STATE names the file the processes share"
 
@@ -93,7 +78,7 @@ def test_state_file_env_two_processes(spawn_py, short_tmp):
 def test_use_state_file_two_processes(spawn_py, short_tmp):
     state = short_tmp / "state"
     n = 500_000
-    results = run_pair(spawn_py, short_tmp, n, [("state", state, None), ("state", state, None)])
+    results = run_pair(short_tmp, n, [("state", state, None), ("state", state, None)])
     check_pair(results, n)
     assert state.exists()
 
@@ -102,7 +87,7 @@ def test_state_file_env_and_explicit_together(spawn_py, short_tmp):
     # One process through the environment, the other through use_state_file: one store.
     state = short_tmp / "state"
     n = 100_000
-    results = run_pair(spawn_py, short_tmp, n,
+    results = run_pair(short_tmp, n,
                        [("env", "", {"UUIDKIT_STATE": str(state)}), ("state", state, None)])
     check_pair(results, n)
 
@@ -168,7 +153,7 @@ def test_state_file_records_what_was_made(spawn_py, short_tmp, uuidkit_bin):
     state = short_tmp / "state"
     env = {"UUIDKIT_STATE": str(state)}
     n = 20_000
-    results = run_pair(spawn_py, short_tmp, n, [("env", "", env), ("state", state, None)])
+    results = run_pair(short_tmp, n, [("env", "", env), ("state", state, None)])
     check_pair(results, n)
     out = subprocess.run([str(uuidkit_bin), "state", "show", str(state)],
                          capture_output=True, text=True, timeout=30)
@@ -278,7 +263,7 @@ def daemon(uuidkitd_bin, short_tmp):
 def test_daemon_two_processes(spawn_py, short_tmp, daemon):
     env = {"UUIDKIT_DAEMON": str(daemon)}
     n = 200_000
-    results = run_pair(spawn_py, short_tmp, n, [("env", "", env), ("env", "", env)])
+    results = run_pair(short_tmp, n, [("env", "", env), ("env", "", env)])
     check_pair(results, n)
 
 
@@ -286,7 +271,7 @@ def test_daemon_env_wins_over_state(spawn_py, short_tmp, daemon):
     # UUIDKIT_DAEMON wins over UUIDKIT_STATE: one process with both, one with the daemon only.
     n = 50_000
     both = {"UUIDKIT_DAEMON": str(daemon), "UUIDKIT_STATE": str(short_tmp / "other-state")}
-    results = run_pair(spawn_py, short_tmp, n,
+    results = run_pair(short_tmp, n,
                        [("env", "", both), ("daemon", daemon, None)])
     check_pair(results, n)
 

@@ -440,16 +440,21 @@ fn etcd_error(doing: &'static str, endpoints: &str, message: String) -> FleetErr
     }
 }
 
-/// An error in a line: itself and its deepest cause (the operating system's word, such
-/// as "Connection refused"), not the whole chain of wrappers.
-fn chain(e: &(dyn std::error::Error + 'static)) -> String {
+/// The deepest cause under `e` (the operating system's word, such as "Connection
+/// refused"), not the whole chain of wrappers.
+fn deepest_cause(e: &dyn std::error::Error) -> Option<String> {
     let mut cause = e.source();
     let mut deepest = None;
     while let Some(c) = cause {
         deepest = Some(c.to_string());
         cause = c.source();
     }
-    match deepest {
+    deepest
+}
+
+/// An error in a line: itself and its deepest cause.
+fn chain(e: &(dyn std::error::Error + 'static)) -> String {
+    match deepest_cause(e) {
         Some(d) => format!("{e} ({d})"),
         None => e.to_string(),
     }
@@ -457,13 +462,7 @@ fn chain(e: &(dyn std::error::Error + 'static)) -> String {
 
 /// A gRPC status as its code and message and the deepest cause.
 fn describe(s: &tonic::Status) -> String {
-    let mut cause: Option<&dyn std::error::Error> = std::error::Error::source(s);
-    let mut deepest = None;
-    while let Some(c) = cause {
-        deepest = Some(c.to_string());
-        cause = c.source();
-    }
-    match deepest {
+    match deepest_cause(s) {
         Some(d) => format!("{}: {} ({})", s.code(), escaped(s.message()), escaped(&d)),
         None => format!("{}: {}", s.code(), escaped(s.message())),
     }
