@@ -199,10 +199,15 @@ impl Resolved {
 
     /// The directory holding the state file.
     fn dir(&self) -> &Path {
-        match self.file.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p,
-            _ => Path::new("."),
-        }
+        dir_of(&self.file)
+    }
+}
+
+/// The directory holding `path`: its parent, or `.` for a bare name.
+fn dir_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
     }
 }
 
@@ -230,12 +235,8 @@ fn resolve(path: &Path) -> Result<PathBuf, Problem> {
                 // `canonicalize` resolves the directory's own links and `..`, so that
                 // `a/state` and `b/../a/state` are one file; a directory not yet made is
                 // kept as written (the lock creates it, then resolves again).
-                if let (Some(dir), Some(name)) = (p.parent(), p.file_name())
-                    && let Ok(dir) = fs::canonicalize(if dir.as_os_str().is_empty() {
-                        Path::new(".")
-                    } else {
-                        dir
-                    })
+                if let Some(name) = p.file_name()
+                    && let Ok(dir) = fs::canonicalize(dir_of(&p))
                 {
                     return Ok(dir.join(name));
                 }
@@ -256,11 +257,7 @@ fn resolve(path: &Path) -> Result<PathBuf, Problem> {
 #[cfg(unix)]
 fn refuse_planted_link(link: &Path, m: &fs::Metadata) -> Result<(), Problem> {
     use std::os::unix::fs::MetadataExt;
-    let dir = match link.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let Ok(d) = fs::metadata(dir) else {
+    let Ok(d) = fs::metadata(dir_of(link)) else {
         return Ok(());
     };
     let sticky_and_open = d.mode() & 0o1002 == 0o1002;
