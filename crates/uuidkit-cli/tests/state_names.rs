@@ -1,10 +1,8 @@
 //! One state file, one identity: processes that reach the same file by different names —
 //! a symbolic link, paths through `..` and other directories, relative paths from
 //! different working directories — share its lock and its state, and the link stays a
-//! link; a path that leads to a device or a FIFO is never read, written or replaced.
-//!
-//! Hard links are two names with nothing to lead from one to the other; they are two
-//! state files (docs/state.md says so), and are not tested here.
+//! link; hard links share the file itself, which stays one file; a path that leads to a
+//! device or a FIFO is never read, written or replaced.
 
 use crate::state_common;
 
@@ -77,6 +75,58 @@ fn two_processes_through_a_symlink_share_one_state_file() {
             "{version}: a second lock file"
         );
     }
+}
+
+#[test]
+fn two_processes_through_a_hard_link_share_one_state_file() {
+    use std::os::unix::fs::MetadataExt;
+    let dir = TempDir::new("names-hardlink");
+    let real = dir.join("real");
+    let hard = dir.join("hard");
+    for version in ["v1", "v6", "v7"] {
+        let _ = std::fs::remove_file(&hard);
+        let _ = std::fs::remove_file(&real);
+        assert!(gen_cmd(version, 1, &real).status().unwrap().success());
+        std::fs::hard_link(&real, &hard).unwrap();
+        let all = side_by_side(vec![
+            gen_cmd(version, PER_PROCESS, &hard),
+            gen_cmd(version, PER_PROCESS, &real),
+        ]);
+        assert_distinct(version, &all);
+        // Still one file under two names, written in place: not split by a rename.
+        let (a, b) = (
+            std::fs::metadata(&real).unwrap(),
+            std::fs::metadata(&hard).unwrap(),
+        );
+        assert_eq!(
+            (a.ino(), a.nlink()),
+            (b.ino(), 2),
+            "{version}: the names parted"
+        );
+        // And a later process on either name continues above both.
+        let top = all.iter().max().unwrap();
+        if version != "v1" {
+            let later = uuids(&gen_cmd(version, 1, &hard).output().unwrap().stdout);
+            assert!(later[0] > *top, "{version}: {} after {top}", later[0]);
+        }
+    }
+}
+
+#[test]
+fn a_hard_linked_state_file_keeps_order_across_a_clock_ahead() {
+    // One process on one name with its clock an hour ahead, then one on the other name
+    // with the right clock: the second continues above the first.
+    let dir = TempDir::new("names-hardlink-clock");
+    let real = dir.join("real");
+    let hard = dir.join("hard");
+    assert!(gen_cmd("v7", 1, &real).status().unwrap().success());
+    std::fs::hard_link(&real, &hard).unwrap();
+    let mut ahead = gen_cmd("v7", 1000, &hard);
+    state_common::faked(&mut ahead, "+3600");
+    let first = uuids(&ahead.output().unwrap().stdout);
+    let then = uuids(&gen_cmd("v7", 1000, &real).output().unwrap().stdout);
+    assert_eq!((first.len(), then.len()), (1000, 1000));
+    assert!(then[0] > *first.last().unwrap(), "went back");
 }
 
 #[test]

@@ -206,6 +206,10 @@ fn parse_into(bytes: &[u8], out: &mut Parsed) -> Result<(), Problem> {
             mid_line: true,
         });
     };
+    // Line feeds after the checksum line are padding: an in-place write (a file with
+    // several hard links) pads its new text to the old length before cutting the file,
+    // and a writer killed in between leaves them.
+    let body_and_sum = body_and_sum.trim_end_matches('\n');
     let lines = body_and_sum.split('\n').count();
     // The checksum line is the last one; what precedes it (with its line feed) is
     // what it covers.

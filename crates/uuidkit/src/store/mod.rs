@@ -14,7 +14,10 @@
 //! - Leases of one [`GeneratorKind`] never overlap, across threads, processes and
 //!   restarts: each starts above the highest position ever leased (`high`).
 //! - A crash (`kill -9`) loses nothing: every write replaces the file atomically (a new
-//!   file renamed over the old one), and the page cache holds it for the next process.
+//!   file renamed over the old one; for a file with several hard links, the new text
+//!   written in place, padded so that the old or the new one is whole, for a file of up
+//!   to 4 KiB), and the
+//!   page cache holds it for the next process.
 //! - A power loss loses nothing either, at the price of one `fsync` per five seconds of
 //!   the kind's time: the file carries a *write-ahead mark* (`durable`) above every
 //!   position ever leased, written durably before any position above the previous mark

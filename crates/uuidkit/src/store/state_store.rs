@@ -321,12 +321,29 @@ impl StateStore {
     /// [`StoreError::NewerFormat`] for a file a newer uuidkit wrote, and
     /// [`StoreError::Unavailable`] when it cannot be locked or read (missing, say).
     pub fn snapshot(&self) -> Result<StateSnapshot, StoreError> {
-        let bytes = self
-            .storage
-            .read(MAX_FILE_SIZE)
-            .map_err(|p| self.unavailable(p))?
-            .ok_or_else(|| self.unavailable(Problem::Missing))?;
-        let parsed = format::parse(&bytes);
+        let read = || {
+            self.storage
+                .read(MAX_FILE_SIZE)
+                .map_err(|p| self.unavailable(p))?
+                .ok_or_else(|| self.unavailable(Problem::Missing))
+        };
+        let mut bytes = read()?;
+        let mut parsed = format::parse(&bytes);
+        // Read without the lock, a file with several hard links (written in place) can
+        // be caught in the middle of a write: damage that a moment later is gone. Only
+        // damage that stays is reported.
+        for _ in 0..SNAPSHOT_RETRIES {
+            if parsed.problem.is_none() || parsed.version > format::VERSION {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+            let again = read()?;
+            if again == bytes {
+                break;
+            }
+            bytes = again;
+            parsed = format::parse(&bytes);
+        }
         if let Some(Problem::FutureVersion { found, supported }) = parsed.problem {
             return Err(self.newer_format(found, supported));
         }
@@ -344,6 +361,10 @@ impl StateStore {
         })
     }
 }
+
+/// How many times [`StateStore::snapshot`] reads a damaged file again before it
+/// reports the damage.
+const SNAPSHOT_RETRIES: usize = 3;
 
 impl LeaseSource for StateStore {
     fn lease(&self, req: &LeaseRequest) -> Result<Lease, StoreError> {

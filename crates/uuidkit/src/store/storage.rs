@@ -3,7 +3,7 @@
 
 use core::fmt;
 use std::fs::{self, File, OpenOptions, TryLockError};
-use std::io::{Read, Write};
+use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::thread;
@@ -145,17 +145,27 @@ fn poll_lock<T>(
 ///   nothing), and at each lock its symbolic links are followed, to the last one, and its
 ///   directory resolved: two processes that name one file by different paths (a symbolic
 ///   link, `dir/../dir`, relative paths from different directories) lock the same lock
-///   file and write the same file, and a symbolic link stays a link. (Two hard links are
-///   two names with nothing to lead from one to the other: they are two state files.)
+///   file and write the same file, and a symbolic link stays a link. Hard links, which
+///   nothing leads from one to the other, meet at the file itself: see Lock and Write.
 /// - Only a regular file (or none yet) is a state file: a device, FIFO, socket or
 ///   directory at the path is [`Problem::NotRegular`] and is never read, written or
 ///   replaced.
 /// - Lock: an exclusive `flock` on `<file>.lock`, a file that is created once and never
 ///   replaced or removed (replacing it would let two processes lock two different
-///   files). The kernel releases it when its holder exits, however it exits.
+///   files), then one on the state file itself, when there is one: its inode is what
+///   every name of it shares, hard links included. A file replaced while a lock waited
+///   on it is opened and locked again. The kernel releases both when their holder
+///   exits, however it exits.
 /// - Write: a temporary file `<file>.tmp` in the same directory (so the rename cannot
 ///   cross file systems), renamed over the state file; for a durable write, the file is
-///   synced before the rename and the directory after it.
+///   synced before the rename and the directory after it. A file with more than one
+///   hard link is written in place instead, through the locked file (a rename would
+///   split its names into two files): the new bytes over the old from the start, padded
+///   with line feeds to the old length, then cut to the new length, so that a writer
+///   killed at any point leaves the old text or the new one (the format allows line
+///   feeds after the checksum line) — for a file of at most one page (4 KiB), which
+///   Linux writes whole; a longer one, or a power loss mid-write, can be left damaged,
+///   which the next lease reports and repairs. Durable writes are synced.
 /// - Boot ID: `/proc/sys/kernel/random/boot_id` on Linux, `None` elsewhere.
 ///
 /// ```
@@ -170,10 +180,41 @@ pub struct FileStorage {
     path: PathBuf,
     /// Absolute, from the directory current when the storage was made.
     absolute: PathBuf,
-    /// Where the last lock found the file: read and write use what the lock they run
-    /// under resolved, so a link changed meanwhile cannot send them elsewhere.
-    resolved: Arc<Mutex<Option<Resolved>>>,
+    /// Where the last lock found the file, and the file itself while a lock is held:
+    /// read and write use what the lock they run under resolved and locked, so a link
+    /// changed meanwhile cannot send them elsewhere.
+    slot: Arc<Mutex<Slot>>,
 }
+
+/// What a lock found, kept for the read and write under it.
+#[derive(Debug, Default)]
+struct Slot {
+    at: Option<Resolved>,
+    /// The state file, open and locked, while a lock is held and the file exists.
+    file: Option<File>,
+}
+
+/// A held lock: the lock file's, and the state file's in the storage's slot, which
+/// dropping this closes (closing releases a `flock`).
+struct FileLocks<'a> {
+    _lock_file: File,
+    slot: &'a Mutex<Slot>,
+}
+
+impl Drop for FileLocks<'_> {
+    fn drop(&mut self) {
+        lock_slot(self.slot).file = None;
+    }
+}
+
+// A poisoned slot only means a thread panicked while holding it; what it holds is whole.
+fn lock_slot(slot: &Mutex<Slot>) -> MutexGuard<'_, Slot> {
+    slot.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// How many times a lock opens the state file again after finding it replaced while it
+/// waited (by a writer that renamed a new file over it) before giving up.
+const MAX_REOPENS: usize = 16;
 
 /// The three files of one state file, at its real place.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -352,7 +393,7 @@ impl FileStorage {
         FileStorage {
             path,
             absolute,
-            resolved: Arc::new(Mutex::new(None)),
+            slot: Arc::new(Mutex::new(Slot::default())),
         }
     }
 
@@ -371,11 +412,52 @@ impl FileStorage {
 
     /// What the last lock resolved, or the path as it stands.
     fn current(&self) -> Resolved {
-        self.resolved
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
+        lock_slot(&self.slot)
+            .at
             .clone()
             .unwrap_or_else(|| Resolved::of(self.absolute.clone()))
+    }
+
+    /// Opens and locks the state file itself (`None` when there is none yet), within
+    /// `timeout`. Called with the lock file held.
+    fn lock_file_itself(&self, at: &Resolved, timeout: Duration) -> Result<Option<File>, Problem> {
+        let deadline = Instant::now().checked_add(timeout);
+        let path = &at.file;
+        for _ in 0..MAX_REOPENS {
+            let file = match open_state_file(path) {
+                Ok(f) => f,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+                Err(e) => return Err(Problem::io(format!("open {}", path.display()), &e)),
+            };
+            must_be_regular(path, file.metadata())?;
+            let left = deadline.map_or(Duration::MAX, |d| {
+                d.saturating_duration_since(Instant::now())
+            });
+            poll_lock(left, || match file.try_lock() {
+                Ok(()) => Ok(Some(())),
+                Err(TryLockError::WouldBlock) => Ok(None),
+                Err(TryLockError::Error(e)) => {
+                    Err(Problem::io(format!("lock {}", path.display()), &e))
+                }
+            })
+            .map_err(|p| match p {
+                Problem::LockTimeout { .. } => Problem::LockTimeout { timeout },
+                p => p,
+            })?;
+            // Still the file at the name? A writer that reached it by another name, when
+            // it had no other, renamed a new one over it while this lock waited.
+            match (fs::symlink_metadata(path), file.metadata()) {
+                (Ok(now), Ok(held)) if same_file(&now, &held) => return Ok(Some(file)),
+                (Err(e), _) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+                _ => continue,
+            }
+        }
+        Err(Problem::io(
+            format!("lock {}", path.display()),
+            &std::io::Error::other(format!(
+                "it was replaced {MAX_REOPENS} times while the lock waited for it"
+            )),
+        ))
     }
 
     fn write_tmp(&self, at: &Resolved, bytes: &[u8], durable: bool) -> Result<(), Problem> {
@@ -407,6 +489,80 @@ impl FileStorage {
         }
         Ok(())
     }
+}
+
+/// Opens the state file to lock it, read it and, when it has other hard links, write
+/// it: read-write where allowed, else read-only (a state file only ever renamed over
+/// needs no write permission of its own). Never through a link at the last component
+/// (the lock just resolved them all: one there now was put there since), and never
+/// waiting on a FIFO.
+fn open_state_file(path: &Path) -> std::io::Result<File> {
+    let open = |write: bool| {
+        let mut options = OpenOptions::new();
+        options.read(true).write(write);
+        unfollowed_nonblocking(&mut options, true);
+        options.open(path)
+    };
+    match open(true) {
+        Err(e)
+            if matches!(
+                e.kind(),
+                std::io::ErrorKind::PermissionDenied | std::io::ErrorKind::ReadOnlyFilesystem
+            ) =>
+        {
+            open(false)
+        }
+        other => other,
+    }
+}
+
+/// Whether two metadata describe one file (device and inode).
+#[cfg(unix)]
+fn same_file(a: &fs::Metadata, b: &fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    a.dev() == b.dev() && a.ino() == b.ino()
+}
+
+#[cfg(not(unix))]
+fn same_file(a: &fs::Metadata, b: &fs::Metadata) -> bool {
+    a.len() == b.len() && a.modified().ok() == b.modified().ok()
+}
+
+/// Whether the open file has names besides the one the lock reached it by.
+#[cfg(unix)]
+fn has_other_names(file: &File) -> std::io::Result<bool> {
+    use std::os::unix::fs::MetadataExt;
+    Ok(file.metadata()?.nlink() > 1)
+}
+
+#[cfg(not(unix))]
+fn has_other_names(_file: &File) -> std::io::Result<bool> {
+    Ok(false)
+}
+
+/// Writes `bytes` over the content of the locked `file`, in place: padded with line
+/// feeds to the old length first, then cut, so that the file holds the old text, the new
+/// one, or the new one followed by line feeds, whenever the writer is killed.
+fn write_in_place(file: &File, path: &Path, bytes: &[u8], durable: bool) -> Result<(), Problem> {
+    let io = |what: &str, e: std::io::Error| Problem::io(format!("{what} {}", path.display()), &e);
+    let old_len = file.metadata().map_err(|e| io("write", e))?.len();
+    let mut padded = bytes.to_vec();
+    if let Ok(old) = usize::try_from(old_len)
+        && old > padded.len()
+    {
+        padded.resize(old, b'\n');
+    }
+    let mut f = file;
+    f.seek(SeekFrom::Start(0)).map_err(|e| io("write", e))?;
+    f.write_all(&padded).map_err(|e| io("write", e))?;
+    if padded.len() > bytes.len() {
+        file.set_len(bytes.len() as u64)
+            .map_err(|e| io("truncate", e))?;
+    }
+    if durable {
+        file.sync_all().map_err(|e| io("sync", e))?;
+    }
+    Ok(())
 }
 
 impl Storage for FileStorage {
@@ -453,14 +609,33 @@ impl Storage for FileStorage {
             }
         });
         locked?;
-        *self.resolved.lock().unwrap_or_else(|p| p.into_inner()) = Some(at);
-        Ok(LockGuard::new(file))
+        // The lock file is the name's; the state file's own lock is what its hard links
+        // share. Taken in this order by everyone, the two cannot deadlock.
+        let state_file = self.lock_file_itself(&at, timeout)?;
+        let mut slot = lock_slot(&self.slot);
+        slot.at = Some(at);
+        slot.file = state_file;
+        drop(slot);
+        Ok(LockGuard::new(FileLocks {
+            _lock_file: file,
+            slot: &self.slot,
+        }))
     }
 
     fn read(&self, limit: usize) -> Result<Option<Vec<u8>>, Problem> {
         let at = self.current();
         let path = &at.file;
         let io = |e: std::io::Error| Problem::io(format!("read {}", path.display()), &e);
+        // Under a lock: the file it locked.
+        if let Some(locked) = lock_slot(&self.slot).file.as_ref() {
+            let mut f = locked;
+            f.seek(SeekFrom::Start(0)).map_err(io)?;
+            let mut bytes = Vec::new();
+            f.take(limit as u64 + 1)
+                .read_to_end(&mut bytes)
+                .map_err(io)?;
+            return Ok(Some(bytes));
+        }
         let f = match open_without_blocking(path) {
             Ok(f) => f,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -477,6 +652,19 @@ impl Storage for FileStorage {
 
     fn write(&self, bytes: &[u8], durable: bool) -> Result<(), Problem> {
         let at = self.current();
+        {
+            let mut slot = lock_slot(&self.slot);
+            if let Some(locked) = slot.file.as_ref() {
+                let in_place = has_other_names(locked)
+                    .map_err(|e| Problem::io(format!("write {}", at.file.display()), &e))?;
+                if in_place {
+                    return write_in_place(locked, &at.file, bytes, durable);
+                }
+                // Renamed over below: what this lock holds is the old file from then on,
+                // which no name leads to (it had one), so nothing more is read from it.
+                slot.file = None;
+            }
+        }
         // Never rename over something that is not a state file.
         must_be_regular(&at.file, fs::metadata(&at.file))?;
         if let Err(p) = self.write_tmp(&at, bytes, durable) {

@@ -126,6 +126,17 @@ proptest! {
         prop_assert_eq!(parsed.state, state);
     }
 
+    /// An in-place write killed between writing its padded text and cutting the file
+    /// leaves line feeds after the checksum line: the same state.
+    #[test]
+    fn line_feeds_after_the_checksum_line_are_padding(state in arb_state(), pad in 0usize..300) {
+        let mut bytes = format::encode(&state);
+        bytes.resize(bytes.len() + pad, b'\n');
+        let parsed = format::parse(&bytes);
+        prop_assert_eq!(parsed.problem, None);
+        prop_assert_eq!(parsed.state, state);
+    }
+
     #[test]
     fn arbitrary_bytes_never_panic(bytes in vec(any::<u8>(), 0..512)) {
         let parsed = format::parse(&bytes);
