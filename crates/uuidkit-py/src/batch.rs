@@ -1,7 +1,8 @@
 //! Batches: `uuid4_many`/`uuid7_many` (a list of `uuid.UUID`) and
 //! `uuid4_bytes`/`uuid7_bytes` (one `bytes`, 16 per UUID). The UUIDs are made in chunks
-//! with the GIL released (other Python threads run meanwhile); v7 batches keep the
-//! process-wide order of `uuid7()`.
+//! with the GIL released (other Python threads run meanwhile; `release.rs`: never taken
+//! back once the interpreter is exiting); v7 batches keep the process-wide order of
+//! `uuid7()`.
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList};
@@ -10,6 +11,7 @@ use uuidkit::Uuid;
 use crate::args;
 use crate::bridge::to_py;
 use crate::platform;
+use crate::release;
 use crate::state;
 
 /// UUIDs made per release of the GIL: enough that releasing it costs nothing per UUID,
@@ -29,7 +31,7 @@ fn many<'py>(
     platform::list_of(py, n, |i| {
         if at == CHUNK {
             let part = &mut buf[..(n - i).min(CHUNK)];
-            py.detach(|| fill(part));
+            release::detach(py, || fill(part));
             at = 0;
         }
         at += 1;
@@ -50,7 +52,7 @@ fn bytes<'py>(
         let mut buf = [Uuid::NIL; CHUNK];
         for dst in out.chunks_mut(16 * CHUNK) {
             let part = &mut buf[..dst.len() / 16];
-            py.detach(|| {
+            release::detach(py, || {
                 fill(part);
                 for (d, u) in dst.chunks_exact_mut(16).zip(part.iter()) {
                     d.copy_from_slice(u.as_bytes());

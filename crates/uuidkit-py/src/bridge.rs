@@ -7,7 +7,7 @@
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyInt, PyModule, PyString, PyType};
+use pyo3::types::{PyByteArray, PyBytes, PyInt, PyModule, PyString, PyType};
 use uuidkit::Uuid;
 
 use crate::platform;
@@ -89,8 +89,10 @@ pub fn from_py(obj: &Bound<'_, PyAny>, func: &str, arg: &str) -> PyResult<Uuid> 
 
 /// The namespace of `uuid3`/`uuid5` as the standard library takes it: whatever has a
 /// `.bytes` attribute (an object without one raises `AttributeError`, as there). A
-/// `uuid.UUID` is read through its `int`; any other object's `bytes` must be 16 bytes
-/// (the standard library would hash whatever it is; we refuse, naming the argument).
+/// `uuid.UUID` is read through its `int`; any other object's `bytes` must be a `bytes` or
+/// `bytearray` (what `namespace.bytes + name` takes there: a list or tuple is CPython's
+/// `TypeError` too) of 16 bytes (the standard library would hash any length; we
+/// refuse, naming the argument).
 pub fn namespace(obj: &Bound<'_, PyAny>, func: &str) -> PyResult<Uuid> {
     let py = obj.py();
     let s = stdlib(py)?;
@@ -101,12 +103,18 @@ pub fn namespace(obj: &Bound<'_, PyAny>, func: &str) -> PyResult<Uuid> {
         return from_py(obj, func, "namespace");
     }
     let bytes = obj.getattr(s.bytes.bind(py))?;
-    match bytes.extract::<[u8; 16]>() {
-        Ok(b) => Ok(Uuid::from_bytes(b)),
-        Err(_) => Err(PyTypeError::new_err(format!(
+    let value = if let Ok(b) = bytes.cast::<PyBytes>() {
+        <[u8; 16]>::try_from(b.as_bytes()).ok()
+    } else if let Ok(b) = bytes.cast::<PyByteArray>() {
+        <[u8; 16]>::try_from(b.to_vec().as_slice()).ok()
+    } else {
+        None
+    };
+    value.map(Uuid::from_bytes).ok_or_else(|| {
+        PyTypeError::new_err(format!(
             "{func}() argument 'namespace' must be a uuid.UUID (its .bytes is not 16 bytes)"
-        ))),
-    }
+        ))
+    })
 }
 
 /// The name of `obj`'s type, for messages (`int`, `str`, ...).

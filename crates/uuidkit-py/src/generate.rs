@@ -13,18 +13,20 @@ use std::sync::{Mutex, MutexGuard, OnceLock};
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyByteArray, PyBytes, PyMemoryView, PyString};
+use pyo3::types::{PyByteArray, PyBytes, PyString};
 use uuidkit::generator::draft::DraftGenerator;
 use uuidkit::generator::timed::{Stamp, Timed};
 use uuidkit::generator::v7::{V7Generator, V7Method};
 use uuidkit::layout::{self, ClockSequence, GregorianFields, Layout};
 use uuidkit::random::{Csprng, RngCore};
+use uuidkit::store::StoreWarning;
 use uuidkit::time::{FnClock, GregorianTimestamp, UnixTime};
 use uuidkit::{NodeId, Uuid};
 
 use crate::args::{self, masked, node48};
 use crate::bridge::{self, to_py};
 use crate::platform;
+use crate::release;
 use crate::state;
 
 /// A lock that a panicking holder did not leave unusable (the state inside is a few
@@ -60,6 +62,39 @@ fn shared<S: Stamp>(g: Timed<S>) -> Timed<S> {
         Some(s) => g.with_store(s),
         None => g,
     }
+}
+
+/// `next()`, a call of a process-wide time-based generator: with the GIL released when
+/// they keep their state in a file or the daemon, where a call may wait for the file's
+/// lock (up to 2 s when another process holds it), read and write the file, or ask the
+/// daemon (up to its timeouts when it does not answer), and other threads must run
+/// meanwhile; in memory (a few dozen nanoseconds, no I/O) with the GIL held, because
+/// releasing and taking it back would cost more than the call.
+#[inline]
+fn generating<T: Send>(py: Python<'_>, next: impl Send + FnOnce() -> T) -> T {
+    if state::stored() {
+        release::detach(py, next)
+    } else {
+        next()
+    }
+}
+
+/// The store warnings of this package's own generators (the `uuid7` methods other than
+/// the counter, the draft layouts) since the last call; the library's process-wide
+/// generators keep theirs (`uuidkit::generator::take_store_warnings`). A generator left
+/// from the parent after `fork` is skipped: its warnings were the parent's.
+pub fn take_own_store_warnings() -> Vec<StoreWarning> {
+    let pid = std::process::id();
+    let mut all = Vec::new();
+    for slot in [&V7_RANDOM, &V7_PRECISION] {
+        if let Some(p) = lock(slot).as_mut().filter(|p| p.pid == pid) {
+            all.extend(p.g.take_store_warnings());
+        }
+    }
+    for p in lock(&DRAFT).iter_mut().flatten().filter(|p| p.pid == pid) {
+        all.extend(p.g.take_store_warnings());
+    }
+    all
 }
 
 /// `getnode()`: the host's MAC address as a 48-bit integer: of the Ethernet interfaces
@@ -136,7 +171,8 @@ pub fn uuid1<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     if node.is_none() && clock_seq.is_none() {
         state::check_source()?;
-        return to_py(py, uuidkit::try_v1().map_err(gen_error)?);
+        state::check_node_env()?;
+        return to_py(py, generating(py, uuidkit::try_v1).map_err(gen_error)?);
     }
     // CPython masks the clock sequence before it checks the node.
     let cs = clock_seq.map(|c| masked(c, 0x3fff)).transpose()?;
@@ -166,17 +202,19 @@ pub fn uuid6<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     if node.is_none() && clock_seq.is_none() {
         state::check_source()?;
-        return to_py(py, uuidkit::try_v6().map_err(gen_error)?);
+        state::check_node_env()?;
+        return to_py(py, generating(py, uuidkit::try_v6).map_err(gen_error)?);
     }
     let node = node.map(|n| masked(n, 0xffff_ffff_ffff)).transpose()?;
     let f = explicit_fields(node, clock_seq, &LAST_V6_TICKS)?;
     to_py(py, layout::v6::encode(&f))
 }
 
-/// The bytes of a name, as CPython's `uuid3`/`uuid5` take it: `str` (as UTF-8) or a
-/// bytes-like object (`bytes`, `bytearray`, `memoryview`); anything else is a
-/// `TypeError`, as CPython's `namespace.bytes + name` raises.
-fn name_bytes<'a>(name: &'a Bound<'_, PyAny>, func: &str) -> PyResult<Cow<'a, [u8]>> {
+/// The bytes of a name, as CPython's `uuid3`/`uuid5` take it: `str` (as UTF-8) or any
+/// object with the buffer protocol (`bytes`, `bytearray`, `memoryview`, `array.array`,
+/// ...), read as CPython's `namespace.bytes + name` reads it (`ns`: the namespace's 16
+/// bytes); anything else is a `TypeError` naming the argument.
+fn name_bytes<'a>(ns: &Uuid, name: &'a Bound<'_, PyAny>, func: &str) -> PyResult<Cow<'a, [u8]>> {
     if let Ok(s) = name.cast::<PyString>() {
         return Ok(Cow::Borrowed(platform::utf8(s)?));
     }
@@ -186,14 +224,20 @@ fn name_bytes<'a>(name: &'a Bound<'_, PyAny>, func: &str) -> PyResult<Cow<'a, [u
     if let Ok(b) = name.cast::<PyByteArray>() {
         return Ok(Cow::Owned(b.to_vec()));
     }
-    if name.is_instance_of::<PyMemoryView>() {
-        let b = name.py().get_type::<PyBytes>().call1((name,))?;
-        return Ok(Cow::Owned(b.cast::<PyBytes>()?.as_bytes().to_vec()));
+    // Any other object: the concatenation CPython does (the stable ABI of 3.9 has no
+    // buffer calls), which takes exactly what it takes: a C-contiguous buffer (a
+    // non-contiguous one, or no buffer at all, is its `TypeError`, here naming `name`).
+    let py = name.py();
+    match PyBytes::new(py, ns.as_bytes()).add(name) {
+        Ok(joined) => Ok(Cow::Owned(
+            joined.cast::<PyBytes>()?.as_bytes()[16..].to_vec(),
+        )),
+        Err(e) if e.is_instance_of::<PyTypeError>(py) => Err(PyTypeError::new_err(format!(
+            "{func}() argument 'name' must be str or a bytes-like object, not {}",
+            bridge::type_name(name)
+        ))),
+        Err(e) => Err(e),
     }
-    Err(PyTypeError::new_err(format!(
-        "{func}() argument 'name' must be str or bytes, not {}",
-        bridge::type_name(name)
-    )))
 }
 
 /// `uuid3(namespace, name)`: the MD5 name-based UUID (RFC 9562 §5.3), equal to
@@ -231,7 +275,7 @@ fn name_based<'py>(
     hash: fn(&Uuid, &[u8]) -> Uuid,
 ) -> PyResult<Bound<'py, PyAny>> {
     let ns = bridge::namespace(namespace, func)?;
-    to_py(namespace.py(), hash(&ns, &name_bytes(name, func)?))
+    to_py(namespace.py(), hash(&ns, &name_bytes(&ns, name, func)?))
 }
 
 /// `uuid4()`: a random UUID (RFC 9562 §5.4), 122 bits from uuidkit's CSPRNG (seeded
@@ -286,17 +330,17 @@ pub fn uuid7<'py>(
         return to_py(py, g.next());
     }
     state::check_source()?;
-    let u = match method {
-        V7Method::Counter => uuidkit::v7(),
+    let u = generating(py, || match method {
+        V7Method::Counter => PyResult::Ok(uuidkit::v7()),
         V7Method::Random | V7Method::Precision => {
             let slot = if method == V7Method::Random {
                 &V7_RANDOM
             } else {
                 &V7_PRECISION
             };
-            for_this_process(&mut lock(slot), || Ok(shared(V7Generator::new(method))))?.next()
+            Ok(for_this_process(&mut lock(slot), || Ok(shared(V7Generator::new(method))))?.next())
         }
-    };
+    })?;
     to_py(py, u)
 }
 
@@ -321,7 +365,7 @@ fn draft(layout: Layout) -> PyResult<Uuid> {
 /// masked to its width, random when not given. `layout="b1"` is the time-based layout of
 /// Appendix B.1 (process-wide, strictly increasing); `"b2"` the SHA-256 name-based one of
 /// Appendix B.2 (with `namespace` and `name`); `"draft-v7-ms"` … `"draft-v8-64"` the 2021
-/// draft's layouts (strictly increasing per layout).
+/// draft's layouts (strictly increasing per layout, up to the layout's end).
 ///
 /// >>> str(uuidkit.uuid8(layout="b2", namespace=uuidkit.NAMESPACE_DNS, name="www.example.com"))
 /// '5c146b14-3c52-8afd-938a-375d0df1fbf6'
@@ -378,9 +422,9 @@ pub fn uuid8<'py>(
         return name_based(ns, name, "uuid8", uuidkit::v8_sha256);
     }
     state::check_source()?;
-    let u = match layout {
-        Layout::B1 => uuidkit::v8(),
-        other => draft(other)?,
-    };
+    let u = generating(py, || match layout {
+        Layout::B1 => PyResult::Ok(uuidkit::v8()),
+        other => draft(other),
+    })?;
     to_py(py, u)
 }

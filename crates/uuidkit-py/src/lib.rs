@@ -16,6 +16,7 @@ mod convert;
 mod generate;
 mod inspect;
 mod platform;
+mod release;
 mod state;
 mod text;
 
@@ -68,6 +69,7 @@ fn _uuidkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("FORMS", PyTuple::new(py, text::FORMS)?)?;
     m.add("METHODS", PyTuple::new(py, V7Method::NAMES)?)?;
     m.add("LAYOUTS", PyTuple::new(py, Layout::NAMES)?)?;
-    state::from_env();
+    release::install(m)?;
+    state::from_env(py);
     Ok(())
 }

@@ -3,8 +3,11 @@ fresh interpreter (for what must happen before a process's first UUID, or in two
 at once)."""
 
 import os
+import shutil
+import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -115,3 +118,47 @@ def py():
 def spawn_py():
     """`spawn_py(code, env=None, args=())` -> Popen of a fresh python (stdout/stderr piped, text)."""
     return spawn_python
+
+
+@pytest.fixture
+def short_tmp():
+    # Unix socket paths are limited to ~107 bytes: keep them short.
+    d = tempfile.mkdtemp(prefix="ukt", dir="/tmp")
+    yield Path(d)
+    shutil.rmtree(d, ignore_errors=True)
+
+
+@pytest.fixture
+def daemon_proc(uuidkitd_bin, short_tmp):
+    """A uuidkitd of the test's own: (its socket, its Popen), stopped after the test."""
+    sock = short_tmp / "d.sock"
+    log = open(short_tmp / "d.log", "w+")
+    # Unprivileged: an explicit socket and state file instead of /run and /var/lib.
+    proc = subprocess.Popen(
+        [str(uuidkitd_bin), "--socket", str(sock), "--state", str(short_tmp / "dstate")],
+        stdout=log, stderr=subprocess.STDOUT, env=child_env(),
+    )
+    try:
+        deadline = time.monotonic() + 20
+        while not sock.exists():
+            if proc.poll() is not None or time.monotonic() > deadline:
+                log.seek(0)
+                pytest.fail(f"uuidkitd did not start: {log.read()}")
+            time.sleep(0.02)
+        yield sock, proc
+    finally:
+        if proc.poll() is None:
+            os.kill(proc.pid, signal.SIGCONT)  # a test may have stopped it
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+
+
+@pytest.fixture
+def daemon(daemon_proc):
+    """The socket of a uuidkitd of the test's own."""
+    return daemon_proc[0]

@@ -54,6 +54,49 @@ def test_namespace_bytes_not_16_is_type_error(fn):
         assert "namespace" in str(e.value)
 
 
+def cpython_314(fn, ns, name):
+    """What CPython 3.14's uuid3/uuid5 compute: the hash of `ns.bytes + name`."""
+    import hashlib
+    h = (hashlib.md5 if fn == "uuid3" else hashlib.sha1)(ns.bytes + name).digest()
+    return uuid.UUID(bytes=h[:16], version=3 if fn == "uuid3" else 5)
+
+
+@pytest.mark.parametrize("fn", ["uuid3", "uuid5"])
+def test_name_may_be_any_buffer(fn):
+    # CPython 3.14 hashes `namespace.bytes + name`, which takes any C-contiguous buffer.
+    import array
+    ns = uuidkit.NAMESPACE_DNS
+    for name in (array.array("B", b"x"), array.array("i", [1, 2, 3]), memoryview(b"abc"),
+                 memoryview(array.array("H", [7, 8])), b"", bytearray(b"yz")):
+        assert getattr(uuidkit, fn)(ns, name) == cpython_314(fn, ns, name), name
+    # A buffer that is not C-contiguous is refused by that `+`, a TypeError.
+    strided = memoryview(b"abcdef")[::2]
+    with pytest.raises(TypeError):
+        ns.bytes + strided
+    with pytest.raises(TypeError) as e:
+        getattr(uuidkit, fn)(ns, strided)
+    assert "name" in str(e.value)
+
+
+@pytest.mark.parametrize("fn", ["uuid3", "uuid5"])
+def test_namespace_bytes_as_a_list_or_tuple_is_type_error(fn):
+    # CPython: `[...] + b"x"` is a TypeError; a bytearray of 16 is taken as bytes.
+    class Listed:
+        bytes = list(uuidkit.NAMESPACE_DNS.bytes)
+
+    class Tupled:
+        bytes = tuple(uuidkit.NAMESPACE_DNS.bytes)
+
+    class Mutable:
+        bytes = bytearray(uuidkit.NAMESPACE_DNS.bytes)
+
+    for ns in (Listed(), Tupled()):
+        with pytest.raises(TypeError) as e:
+            getattr(uuidkit, fn)(ns, "x")
+        assert "namespace" in str(e.value)
+    assert getattr(uuidkit, fn)(Mutable(), "x") == getattr(uuid, fn)(uuidkit.NAMESPACE_DNS, "x")
+
+
 # ---------------------------------------------------------------- uuid1 / uuid6
 
 

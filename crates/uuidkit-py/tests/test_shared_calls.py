@@ -26,7 +26,6 @@ import pytest
 import uuidkit
 
 from conftest import run_at_once
-from test_state import daemon, short_tmp  # noqa: F401 - fixtures
 
 # call -> (the store's kind, how many UUIDs each process makes)
 CALLS = {

@@ -5,11 +5,8 @@ v7, and each process's own v7s must strictly increase."""
 import glob
 import json
 import os
-import shutil
 import subprocess
-import tempfile
 import time
-from pathlib import Path
 
 import pytest
 
@@ -39,14 +36,6 @@ while len(vals) < n:
 with open(out, "w") as f:
     f.write("\n".join(vals))
 """
-
-
-@pytest.fixture
-def short_tmp():
-    # Unix socket paths are limited to ~107 bytes: keep them short.
-    d = tempfile.mkdtemp(prefix="ukt", dir="/tmp")
-    yield Path(d)
-    shutil.rmtree(d, ignore_errors=True)
 
 
 def run_pair(tmp, n, children):
@@ -233,33 +222,6 @@ print(json.dumps(r))
 # ---------------------------------------------------------------- uuidkitd
 
 
-@pytest.fixture
-def daemon(uuidkitd_bin, short_tmp):
-    sock = short_tmp / "d.sock"
-    log = open(short_tmp / "d.log", "w+")
-    # Unprivileged: an explicit socket and state file instead of /run and /var/lib.
-    proc = subprocess.Popen(
-        [str(uuidkitd_bin), "--socket", str(sock), "--state", str(short_tmp / "dstate")],
-        stdout=log, stderr=subprocess.STDOUT, env=child_env(),
-    )
-    try:
-        deadline = time.monotonic() + 20
-        while not sock.exists():
-            if proc.poll() is not None or time.monotonic() > deadline:
-                log.seek(0)
-                pytest.fail(f"uuidkitd did not start: {log.read()}")
-            time.sleep(0.02)
-        yield sock
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
-
-
 def test_daemon_two_processes(spawn_py, short_tmp, daemon):
     env = {"UUIDKIT_DAEMON": str(daemon)}
     n = 200_000
@@ -384,3 +346,111 @@ def test_a_relative_state_file_stays_where_it_was_named_after_chdir(py, short_tm
     entries = {e["kind"]: e for e in json.loads(out.stdout)["entries"]}
     # The file named first holds the last UUID's position (its millisecond at least).
     assert int(entries["v7"]["high"]) >> 42 >= last >> 80
+
+
+
+# ---------------------------------------------------------------- store warnings of every call
+
+# Every call that shares the state reports what went wrong with it through
+# take_store_warnings(): not only the library's process-wide generators (uuid7(), uuid1(),
+# uuid8(layout="b1")) but the package's own, the other uuid7 methods and the draft layouts.
+WARNED_CALLS = ["uuid7()", "uuid7(method='random')", "uuid7(method='precision')", "uuid1()",
+                "uuid8(layout='b1')"] + [
+    f"uuid8(layout='draft-{name}')"
+    for name in ("v7-ms", "v7-us", "v7-ns", "v8-32", "v8-48", "v8-60", "v8-64")]
+
+GARBAGE_CHILD = r"""
+import json, sys, uuidkit
+uuidkit.use_state_file(sys.argv[1])
+eval("uuidkit." + sys.argv[2])
+print(json.dumps(uuidkit.take_store_warnings()))
+"""
+
+
+@pytest.mark.parametrize("call", WARNED_CALLS)
+def test_a_garbage_state_file_is_reported_by_every_call(py, short_tmp, call):
+    state = short_tmp / "state"
+    state.write_text("garbage\n")
+    warnings = json.loads(py(GARBAGE_CHILD, args=(state, call)).stdout)
+    assert len(warnings) == 1 and "garbage" in warnings[0] and str(state) in warnings[0], warnings
+
+
+GONE_CHILD = r"""
+import json, os, signal, sys, time, uuidkit
+uuidkit.use_daemon(sys.argv[1])
+call = "uuidkit." + sys.argv[2]
+eval(call)
+before = uuidkit.take_store_warnings()
+os.kill(int(sys.argv[3]), signal.SIGKILL)
+# The next lease comes when the clock has passed the leased block: within a few ms for most
+# layouts, within the second for draft-v8-32 (its timestamp counts seconds).
+after, deadline = [], time.monotonic() + 10
+while not after and time.monotonic() < deadline:
+    time.sleep(0.05)
+    eval(call)
+    after = uuidkit.take_store_warnings()
+print(json.dumps([before, after]))
+"""
+
+
+@pytest.mark.parametrize("call", WARNED_CALLS)
+def test_a_daemon_gone_is_reported_by_every_call(py, daemon_proc, call):
+    sock, proc = daemon_proc
+    before, after = json.loads(py(GONE_CHILD, args=(sock, call, proc.pid)).stdout)
+    assert before == []
+    assert len(after) == 1 and str(sock) in after[0], after
+
+
+# ---------------------------------------------------------------- choosing the state
+
+def test_use_state_file_replaces_a_daemon_that_could_not_be_reached(py, short_tmp):
+    state = short_tmp / "state"
+    code = REPORT + r"""
+uuidkit.use_state_file(sys.argv[1])
+print(json.dumps([attempt(uuidkit.uuid7), attempt(uuidkit.uuid1), uuidkit.take_store_warnings()]))
+"""
+    res = json.loads(py(code, env={"UUIDKIT_DAEMON": str(short_tmp / "missing.sock")},
+                        args=(state,)).stdout)
+    assert res == [None, None, []]
+    assert state.is_file()
+
+
+@pytest.mark.parametrize("func", ["use_state_file", "use_daemon"])
+def test_an_empty_path_is_refused_at_once(py, func):
+    code = REPORT + f"""
+print(json.dumps([attempt(uuidkit.{func}, ""), uuidkit.uuid7().version]))
+"""
+    err, version = json.loads(py(code).stdout)
+    assert err is not None and err[0] == "ValueError" and "empty" in err[1], err
+    assert version == 7, "nothing was chosen: the generators go on in memory"
+
+
+def test_a_malformed_uuidkit_node_is_an_error_for_uuid1_and_uuid6(py):
+    code = REPORT + r"""
+print(json.dumps([attempt(uuidkit.uuid1), attempt(uuidkit.uuid6),
+                  uuidkit.uuid1(node=1).node, uuidkit.uuid7().version]))
+"""
+    v1, v6, explicit, v7 = json.loads(py(code, env={"UUIDKIT_NODE": "bogus"}).stdout)
+    for err in (v1, v6):
+        assert err is not None and err[0] == "ValueError", err
+        assert "UUIDKIT_NODE" in err[1] and "bogus" in err[1], err
+    # A given node does not use the variable, nor do the other versions.
+    assert (explicit, v7) == (1, 7)
+    # A valid one is taken.
+    out = py("import uuidkit; print(uuidkit.uuid1().node)", env={"UUIDKIT_NODE": "9f6bdeced846"})
+    assert int(out.stdout) == 0x9F6BDECED846
+
+
+def test_draft_v8_32_past_2106_increases_for_4096_then_wraps(py):
+    # docs/python.md: past its timestamp's end a draft layout's timestamp stays at its last
+    # unit, and once that unit's 12-bit sequence is full the sequences start again.
+    if not LIBFAKETIME:
+        pytest.skip("libfaketime missing")
+    code = """
+import uuidkit
+us = [uuidkit.uuid8(layout="draft-v8-32").int for _ in range(5000)]
+up = [a < b for a, b in zip(us, us[1:])]
+print(all(up[:4095]), up.index(False), len(set(us)))
+"""
+    env = {"LD_PRELOAD": LIBFAKETIME[0], "FAKETIME": "@2107-01-01 00:00:00"}
+    assert py(code, env=env).stdout.split() == ["True", "4095", "5000"]

@@ -265,3 +265,39 @@ pub fn int_u128(py: Python<'_>, v: u128) -> PyResult<Bound<'_, PyAny>> {
     // SAFETY: `p` is what the call above returned, as described there.
     unsafe { Bound::from_owned_ptr_or_err(py, p) }
 }
+
+/// Whether the interpreter has begun finalizing: `Py_IsFinalizing()` (public from
+/// CPython 3.13) or `_Py_IsFinalizing()` (3.9-3.12), neither in the stable ABI, so found
+/// at run time; `false` where neither is (then only the atexit flag of `release.rs`
+/// says so). Both read one atomic of the runtime and may be called without the GIL.
+pub fn is_finalizing() -> bool {
+    type IsFinalizing = unsafe extern "C" fn() -> std::ffi::c_int;
+    static FOUND: std::sync::OnceLock<Option<IsFinalizing>> = std::sync::OnceLock::new();
+    let found = FOUND.get_or_init(|| {
+        let mut p = symbol(c"Py_IsFinalizing");
+        if p.is_null() {
+            p = symbol(c"_Py_IsFinalizing");
+        }
+        // SAFETY: both symbols are `int f(void)` (Include/cpython/pylifecycle.h, and
+        // Include/pylifecycle.h from 3.13).
+        (!p.is_null())
+            .then(|| unsafe { std::mem::transmute::<*mut std::ffi::c_void, IsFinalizing>(p) })
+    });
+    // SAFETY: the function takes nothing, reads the runtime's finalizing thread state
+    // atomically, and is documented as callable without the GIL (sys.is_finalizing).
+    found.is_some_and(|f| unsafe { f() } != 0)
+}
+
+/// Has `child` run in the child of every later `fork` of this process, as its only
+/// thread, before anything else runs there (`pthread_atfork`).
+pub fn at_fork_child(child: unsafe extern "C" fn()) {
+    #[cfg(unix)]
+    // SAFETY: `child` is a function that can run in a forked child (it only stores to
+    // atomics); registering handlers has no other precondition. The return value is 0
+    // or ENOMEM, when the handler is not registered: nothing else can be done then.
+    unsafe {
+        libc::pthread_atfork(None, None, Some(child));
+    }
+    #[cfg(not(unix))]
+    let _ = child;
+}
