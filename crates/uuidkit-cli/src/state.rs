@@ -162,10 +162,7 @@ pub struct Warnings {
 /// What ends a run of `gen` whose state file is in a newer format: `w` names the file
 /// and both versions.
 fn newer_format(w: &StoreWarning, written: u64) -> Failure {
-    let stopped = match written {
-        0 => "wrote no UUIDs".to_string(),
-        n => format!("stopped after {n} UUIDs"),
-    };
+    let stopped = stopped(written);
     Failure::Message(format!(
         "state file {}: {}; {stopped} and left the file untouched: it holds a newer \
          uuidkit's state, which rewriting it would lose (use the newer uuidkit, another \
@@ -173,6 +170,14 @@ fn newer_format(w: &StoreWarning, written: u64) -> Failure {
         w.path().display(),
         w.problem()
     ))
+}
+
+/// How far a run that ends on its state got.
+fn stopped(written: u64) -> String {
+    match written {
+        0 => "wrote no UUIDs".to_string(),
+        n => format!("stopped after {n} UUIDs"),
+    }
 }
 
 /// Prints `uuidkit: warning: MESSAGE` at once: a run of `gen` can last long, and a
@@ -203,10 +208,25 @@ impl Warnings {
         {
             return Err(newer_format(w, self.written));
         }
+        // A kind whose range the file (or the daemon's) has used up: the generator can
+        // only go on below UUIDs already written, which is what the state is there to
+        // prevent. As for a newer format, the run ends with the batch unwritten.
+        if let Some(w) = reported
+            .iter()
+            .find(|w| matches!(w.problem(), Problem::RangeUsedUp { .. }))
+        {
+            return Err(Failure::Message(format!(
+                "{}: {}; {}",
+                w.subject(),
+                w.problem(),
+                stopped(self.written)
+            )));
+        }
         if self.daemon {
             if let Some(w) = reported.first() {
                 return Err(Failure::Message(format!(
-                    "{}; stopped after {} UUIDs rather than go on without the daemon",
+                    "{}: {}; stopped after {} UUIDs rather than go on without the daemon",
+                    w.subject(),
                     w.problem(),
                     self.written
                 )));

@@ -557,3 +557,29 @@ fn draft_layouts_share_the_daemon() {
     }
     assert!(!dir.join("gen-state").exists());
 }
+
+/// The daemon's state file holds a kind whose range a clock far ahead used up: the
+/// daemon answers `EXHAUSTED`, and `gen --daemon` stops (exit 1) without a UUID, with a
+/// message naming the daemon and the kind, rather than go on in memory below the
+/// earlier UUIDs.
+#[test]
+fn gen_stops_when_the_daemons_range_is_used_up() {
+    use uuidkit::store::{GeneratorKind, LeaseRequest, StateStore};
+    let dir = TempDir::new("used-up");
+    let max = GeneratorKind::V7.max_position();
+    StateStore::open(dir.join("state"))
+        .lease(&LeaseRequest::new(GeneratorKind::V7, max, max, 1))
+        .unwrap();
+    let d = Daemon::start(&dir, &[]);
+    let socket = d.socket.to_str().unwrap();
+    let out = run(uuidkit(&dir, &["gen", "v7", "-n", "3", "--daemon", socket]));
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(out.stdout.is_empty());
+    let err = stderr(&out);
+    assert!(
+        err.contains(&format!(
+            "uuidkitd at {socket}: its v7 positions are used up"
+        )),
+        "{err}"
+    );
+}

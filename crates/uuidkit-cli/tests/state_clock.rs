@@ -212,3 +212,60 @@ fn v1_with_a_fixed_clock_seq_stays_distinct_when_the_clock_goes_back_during_a_ru
         assert!(all.insert(*u), "v1 repeated {u}");
     }
 }
+
+/// A process whose clock is far ahead uses up a kind's range in the state file
+/// (draft-v8-32's ends in 2106; v7's in the year 10889, left here as such a process
+/// leaves it, with its last position leased). The next `gen` with a correct clock writes
+/// no UUID below the earlier ones: it stops (exit 1) with a message naming the file, the
+/// kind and the way out, and writes nothing. The daemon's clients stop the same way.
+#[test]
+fn a_range_used_up_by_a_clock_far_ahead_stops_gen_and_says_why() {
+    use uuidkit::store::{GeneratorKind, LeaseRequest, StateStore};
+    let dir = TempDir::new("used-up");
+    // draft-v8-32, through a real process at 2250.
+    let state = dir.join("draft");
+    let draft = |n: u64| {
+        let mut c = uuidkit();
+        c.args(["gen", "v8", "--layout", "draft-v8-32", "-n", &n.to_string()])
+            .arg("--state")
+            .arg(&state);
+        c
+    };
+    let mut ahead = draft(3);
+    faked(&mut ahead, "@2250-01-01 00:00:00");
+    let first = gen_ok(&mut ahead);
+    // v7, left at its last position.
+    let v7_state = dir.join("v7");
+    let max = GeneratorKind::V7.max_position();
+    StateStore::open(&v7_state)
+        .lease(&LeaseRequest::new(GeneratorKind::V7, max, max, 1))
+        .unwrap();
+    let mut v7 = uuidkit();
+    v7.args(["gen", "v7", "-n", "5"])
+        .arg("--state")
+        .arg(&v7_state);
+    for (name, mut cmd, path) in [("draft-v8-32", draft(5), &state), ("v7", v7, &v7_state)] {
+        let before = std::fs::read(path).unwrap();
+        let out = cmd.output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{name}: {err}");
+        assert!(
+            out.stdout.is_empty(),
+            "{name}: wrote UUIDs below the earlier ones"
+        );
+        assert!(
+            err.contains(&format!(
+                "state file {}: its {name} positions are used up",
+                path.display()
+            )) && err.contains("remove the file")
+                && err.contains("wrote no UUIDs"),
+            "{name}: {err}"
+        );
+        assert_eq!(
+            std::fs::read(path).unwrap(),
+            before,
+            "{name}: the file changed"
+        );
+    }
+    assert_eq!(first.len(), 3);
+}

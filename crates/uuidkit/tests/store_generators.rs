@@ -262,3 +262,103 @@ fn a_forked_child_leases_its_own_block() {
         assert!(seen.insert(u), "the child repeated the parent's {u}");
     }
 }
+
+/// Counts the leases a generator asks of a state store: a used-up range must not cost
+/// one per UUID.
+#[derive(Debug)]
+struct Counting {
+    store: StateStore,
+    leases: std::sync::atomic::AtomicU64,
+}
+
+impl uuidkit::store::LeaseSource for Counting {
+    fn lease(
+        &self,
+        req: &uuidkit::store::LeaseRequest,
+    ) -> Result<uuidkit::store::Lease, uuidkit::store::StoreError> {
+        self.leases
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.store.lease(req)
+    }
+
+    fn warning(
+        &self,
+        problem: uuidkit::store::Problem,
+        outcome: uuidkit::store::Outcome,
+    ) -> uuidkit::store::StoreWarning {
+        self.store.warning(problem, outcome)
+    }
+}
+
+/// A clock far ahead used up a kind's positions (v7 at the end of its range, the year
+/// 10889; draft-v8-32 in 2106): the next generator, with a correct clock, says so once
+/// (a warning naming the file and the kind, never a silent step back) and goes on in
+/// memory, strictly increasing, with no lease per UUID.
+#[test]
+fn a_used_up_range_is_said_once_and_costs_no_lease_per_uuid() {
+    use uuidkit::generator::draft::DraftGenerator;
+    use uuidkit::store::{GeneratorKind, LeaseRequest, Problem};
+    let year_2250_ms = 8_835_984_000_000;
+    let draft: uuidkit::layout::Layout = "draft-v8-32".parse().unwrap();
+    for kind in [GeneratorKind::V7, GeneratorKind::Draft(draft)] {
+        let path = state_path(&format!("used-up-{kind}"));
+        // The far-ahead process: v7 leased its last position; draft-v8-32 is used up by
+        // a generator whose clock reads 2250.
+        match kind {
+            GeneratorKind::V7 => {
+                let max = kind.max_position();
+                StateStore::open(&path)
+                    .lease(&LeaseRequest::new(kind, max, max, 1))
+                    .unwrap();
+            }
+            _ => {
+                let ahead = ManualClock::at_millis(year_2250_ms);
+                let mut g = DraftGenerator::with_sources(draft, &ahead, Csprng)
+                    .unwrap()
+                    .with_store(Arc::new(StateStore::open(&path)));
+                g.next();
+            }
+        }
+        let counting = Arc::new(Counting {
+            store: StateStore::open(&path),
+            leases: Default::default(),
+        });
+        let clock = ManualClock::at_millis(T0_MS);
+        let mut next: Box<dyn FnMut() -> (Uuid, Vec<uuidkit::store::StoreWarning>)> = match kind {
+            GeneratorKind::V7 => {
+                let mut g = V7Generator::with_sources(V7Method::Counter, &clock, Csprng)
+                    .with_store(counting.clone());
+                Box::new(move || (g.next(), g.take_store_warnings()))
+            }
+            _ => {
+                let mut g = DraftGenerator::with_sources(draft, &clock, Csprng)
+                    .unwrap()
+                    .with_store(counting.clone());
+                Box::new(move || (g.next(), g.take_store_warnings()))
+            }
+        };
+        let (first, warnings) = next();
+        assert_eq!(warnings.len(), 1, "{kind}: {warnings:?}");
+        assert_eq!(warnings[0].problem(), &Problem::RangeUsedUp { kind });
+        let text = warnings[0].to_string();
+        assert!(
+            text.contains(&path.display().to_string()) && text.contains("used up"),
+            "{text}"
+        );
+        let mut last = first;
+        for i in 0..10_000 {
+            let (u, warnings) = next();
+            assert!(warnings.is_empty(), "{kind}: said again at {i}");
+            assert!(u > last, "{kind}: {u} after {last}");
+            last = u;
+            if i % 1000 == 0 {
+                clock.advance(Duration::from_millis(1));
+            }
+        }
+        assert_eq!(
+            counting.leases.load(std::sync::atomic::Ordering::Relaxed),
+            1,
+            "{kind}: a lease per UUID"
+        );
+    }
+}

@@ -18,7 +18,9 @@ use std::sync::Arc;
 
 use super::machine_id::MachineId;
 use crate::layout::ClockSequence;
-use crate::store::{GeneratorKind, LeaseRequest, LeaseSource, Outcome, StoreError, StoreWarning};
+use crate::store::{
+    GeneratorKind, LeaseRequest, LeaseSource, Outcome, Problem, StoreError, StoreWarning,
+};
 
 /// Sizes of a kind's blocks, in its position units. `pub` in this crate-private module
 /// only because a stamp's sealed trait names it; out of reach outside the crate.
@@ -114,6 +116,20 @@ impl StoreLink {
         std::mem::take(&mut self.warnings)
     }
 
+    /// After [`Admit::Exhausted`], for a generator that goes on: `kind`'s positions are
+    /// used up to the last one its layout can stamp (a clock once far ahead wrote them),
+    /// so nothing above them can be made, and going on below them is not the store's
+    /// guarantee. Said once, as a warning naming the source and the kind; the generator
+    /// then goes on in memory for good, without a lease (a lock) per UUID.
+    pub(crate) fn used_up(&mut self, kind: GeneratorKind) {
+        self.warnings.push(
+            self.store
+                .warning(Problem::RangeUsedUp { kind }, Outcome::InMemory),
+        );
+        self.failed = true;
+        self.block = None;
+    }
+
     /// Forgets the block (the node changed, so the kind did).
     pub(crate) fn drop_block(&mut self) {
         self.block = None;
@@ -202,6 +218,8 @@ impl StoreLink {
                 Admit::Use(lease.start, lease.clock_seq)
             }
             Err(StoreError::Ahead { start }) => Admit::Ahead(start),
+            // The caller decides: a Gregorian generator fails with the timestamp's end,
+            // the others go on in memory through `used_up`.
             Err(StoreError::Exhausted) => Admit::Exhausted,
             Err(StoreError::Unavailable(w)) => {
                 self.warnings.push(w);

@@ -238,8 +238,13 @@ impl Monotonic {
         let clock = self.position(now.min(self.timestamp_max), 0);
         let admitted = match link.admit(kind, p, clock, None, None) {
             Admit::Use(q, _) if q != p => self.resume_at(q, rng),
+            Admit::Exhausted => {
+                // Said once; from here in memory, with no lease per UUID.
+                link.used_up(kind);
+                out
+            }
             // In the block; or the store is gone (the generator goes on in memory from
-            // here); or the range's end, where `next` already stays on the last tick.
+            // here).
             _ => out,
         };
         self.block_last = link.block().map(|(_, end)| self.last_key(end));

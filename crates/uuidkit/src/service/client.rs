@@ -255,8 +255,8 @@ impl DaemonClient {
             Reply::Lease(l) => Ok(Ok(l)),
             Reply::Ahead { start } => Ok(Err(StoreError::Ahead { start })),
             Reply::Exhausted => Ok(Err(StoreError::Exhausted)),
-            Reply::Unavailable(m) => Ok(Err(StoreError::Unavailable(self.warning(&m)))),
-            Reply::Fenced(m) => Ok(Err(StoreError::Fenced(StoreWarning::new(
+            Reply::Unavailable(m) => Ok(Err(StoreError::Unavailable(self.unavailable(&m)))),
+            Reply::Fenced(m) => Ok(Err(StoreError::Fenced(StoreWarning::from_daemon(
                 &self.path,
                 Problem::Fenced { message: m },
                 Outcome::InMemory,
@@ -268,11 +268,11 @@ impl DaemonClient {
         }
     }
 
-    fn warning(&self, message: &str) -> StoreWarning {
-        StoreWarning::new(
+    fn unavailable(&self, message: &str) -> StoreWarning {
+        StoreWarning::from_daemon(
             &self.path,
             Problem::Io {
-                action: format!("lease from uuidkitd at {}", self.path.display()),
+                action: "lease from it".to_string(),
                 kind: io::ErrorKind::Other,
                 message: message.to_string(),
             },
@@ -383,9 +383,13 @@ impl LeaseSource for DaemonClient {
                     std::thread::sleep(wait);
                     waited += wait;
                 }
-                Err(e) => return Err(StoreError::Unavailable(self.warning(&e.to_string()))),
+                Err(e) => return Err(StoreError::Unavailable(self.unavailable(&e.to_string()))),
             }
         }
+    }
+
+    fn warning(&self, problem: Problem, outcome: Outcome) -> StoreWarning {
+        StoreWarning::from_daemon(&self.path, problem, outcome)
     }
 }
 

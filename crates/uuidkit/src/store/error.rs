@@ -70,9 +70,10 @@ impl StoreError {
     pub fn warning(&self, outcome: Outcome) -> Option<StoreWarning> {
         match self {
             StoreError::Ahead { .. } | StoreError::Exhausted => None,
-            StoreError::Unavailable(w) | StoreError::Fenced(w) => {
-                Some(StoreWarning::new(w.path(), w.problem().clone(), outcome))
-            }
+            StoreError::Unavailable(w) | StoreError::Fenced(w) => Some(StoreWarning {
+                outcome,
+                ..w.clone()
+            }),
             StoreError::NewerFormat {
                 path,
                 found,
@@ -194,6 +195,14 @@ pub enum Problem {
         /// How long the store waited.
         timeout: Duration,
     },
+    /// Every position of `kind` up to the last one its layout can stamp has been leased
+    /// ([`StoreError::Exhausted`]): a process with its clock far ahead (or at the end of
+    /// the layout's range) used them. The file is sound; the kind cannot continue above
+    /// what it holds.
+    RangeUsedUp {
+        /// The generator kind.
+        kind: super::GeneratorKind,
+    },
     /// The daemon leasing the positions is in fleet mode and does not hold its machine
     /// ID for sure now (its etcd lease may have expired, or it is claiming another).
     Fenced {
@@ -277,6 +286,13 @@ impl fmt::Display for Problem {
             Problem::Io {
                 action, message, ..
             } => write!(f, "cannot {action}: {message}"),
+            Problem::RangeUsedUp { kind } => write!(
+                f,
+                "its {kind} positions are used up to the last one the layout can stamp (a \
+                 clock once far ahead, or the end of the layout's range, wrote them), so \
+                 UUIDs from here would be below earlier ones; remove the file to start \
+                 again from the clock"
+            ),
             Problem::Fenced { message } => {
                 write!(f, "the daemon's machine ID is fenced: {message}")
             }
@@ -346,6 +362,8 @@ pub struct StoreWarning {
     path: PathBuf,
     problem: Problem,
     outcome: Outcome,
+    /// `path` is a uuidkitd socket, not a state file.
+    daemon: bool,
 }
 
 impl StoreWarning {
@@ -361,10 +379,35 @@ impl StoreWarning {
             path: path.into(),
             problem,
             outcome,
+            daemon: false,
         }
     }
 
-    /// The state file.
+    /// A warning about the uuidkitd listening at `socket` (which leases from its state
+    /// file on the caller's behalf): it names the daemon, not a state file.
+    ///
+    /// ```
+    /// use uuidkit::store::{Outcome, Problem, StoreWarning};
+    /// let p = Problem::Fenced { message: "lease expired".into() };
+    /// let w = StoreWarning::from_daemon("/run/uuidkit/sock", p, Outcome::InMemory);
+    /// assert_eq!(
+    ///     w.to_string(),
+    ///     "uuidkitd at /run/uuidkit/sock: the daemon's machine ID is fenced: lease \
+    ///      expired; generating in memory without it"
+    /// );
+    /// ```
+    pub fn from_daemon(
+        socket: impl Into<PathBuf>,
+        problem: Problem,
+        outcome: Outcome,
+    ) -> StoreWarning {
+        StoreWarning {
+            daemon: true,
+            ..StoreWarning::new(socket, problem, outcome)
+        }
+    }
+
+    /// The state file (or the daemon's socket, for a warning about a daemon).
     ///
     /// ```
     /// # use uuidkit::store::{Outcome, Problem, StoreWarning};
@@ -386,6 +429,25 @@ impl StoreWarning {
         &self.problem
     }
 
+    /// What the warning is about, as its text begins: `state file PATH`, or `uuidkitd
+    /// at SOCKET`.
+    ///
+    /// ```
+    /// # use uuidkit::store::{Outcome, Problem, StoreWarning};
+    /// let w = StoreWarning::new("/x/state", Problem::Empty, Outcome::WillRepair);
+    /// assert_eq!(w.subject(), "state file /x/state");
+    /// let d = StoreWarning::from_daemon("/run/s", Problem::Empty, Outcome::InMemory);
+    /// assert_eq!(d.subject(), "uuidkitd at /run/s");
+    /// ```
+    pub fn subject(&self) -> String {
+        let what = if self.daemon {
+            "uuidkitd at"
+        } else {
+            "state file"
+        };
+        format!("{what} {}", self.path.display())
+    }
+
     /// What happens now.
     ///
     /// ```
@@ -400,13 +462,7 @@ impl StoreWarning {
 
 impl fmt::Display for StoreWarning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "state file {}: {}; {}",
-            self.path.display(),
-            self.problem,
-            self.outcome
-        )
+        write!(f, "{}: {}; {}", self.subject(), self.problem, self.outcome)
     }
 }
 

@@ -3,7 +3,7 @@
 
 use core::fmt;
 
-use super::error::{StoreError, StoreWarning};
+use super::error::{Outcome, Problem, StoreError, StoreWarning};
 use super::kind::GeneratorKind;
 use crate::generator::machine_id::MachineId;
 use crate::layout::ClockSequence;
@@ -129,4 +129,18 @@ pub trait LeaseSource: Send + Sync + fmt::Debug {
     /// As [`StateStore::lease`](crate::store::StateStore::lease); a source that reaches its positions through something
     /// else (a daemon) reports that something's failures as [`StoreError::Unavailable`].
     fn lease(&self, req: &LeaseRequest) -> Result<Lease, StoreError>;
+
+    /// A warning naming this source, for what a generator finds out from its leases
+    /// (such as [`StoreError::Exhausted`], which names nothing): a state file's path, a
+    /// daemon's socket. By default it names no file.
+    ///
+    /// ```
+    /// use uuidkit::store::{GeneratorKind, LeaseSource, Outcome, Problem, StateStore};
+    /// let store = StateStore::open("/x/state");
+    /// let w = store.warning(Problem::RangeUsedUp { kind: GeneratorKind::V7 }, Outcome::InMemory);
+    /// assert!(w.to_string().starts_with("state file /x/state: its v7 positions are used up"));
+    /// ```
+    fn warning(&self, problem: Problem, outcome: Outcome) -> StoreWarning {
+        StoreWarning::new("<unnamed lease source>", problem, outcome)
+    }
 }

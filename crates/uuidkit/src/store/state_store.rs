@@ -370,6 +370,10 @@ impl LeaseSource for StateStore {
     fn lease(&self, req: &LeaseRequest) -> Result<Lease, StoreError> {
         StateStore::lease(self, req)
     }
+
+    fn warning(&self, problem: Problem, outcome: Outcome) -> StoreWarning {
+        StoreWarning::new(self.display_path(), problem, outcome)
+    }
 }
 
 /// Reads the state file at `path` without locking or changing it: what it holds, and
