@@ -256,6 +256,11 @@ impl sealed::Stamp for DraftStamp {
         None
     }
 
+    fn forget_machine_id(&mut self) -> Option<u32> {
+        self.machine_id = None;
+        None
+    }
+
     fn pack(&self, (units, sequence): (u64, u128), rng: &mut impl RngCore) -> Uuid {
         // Past the layout's last unit only at the very end of its range (see the
         // guarantees): stay on it rather than wrap.

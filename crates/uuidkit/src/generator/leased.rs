@@ -72,7 +72,7 @@ pub(crate) struct StoreLink {
     warnings: Vec<StoreWarning>,
     failed: bool,
     /// The machine ID the last lease brought (a daemon in fleet mode), kept until a
-    /// lease brings another.
+    /// lease brings another, or the link fails (nothing vouches for it then).
     machine_id: Option<MachineId>,
 }
 
@@ -106,7 +106,8 @@ impl StoreLink {
         !self.failed
     }
 
-    /// The machine ID the leases bring (the last one that brought any).
+    /// The machine ID the leases bring (the last one that brought any); `None` once the
+    /// link failed.
     pub(crate) fn machine_id(&self) -> Option<MachineId> {
         self.machine_id
     }
@@ -126,8 +127,15 @@ impl StoreLink {
             self.store
                 .warning(Problem::RangeUsedUp { kind }, Outcome::InMemory),
         );
+        self.give_up();
+    }
+
+    /// From here in memory for good: no block, and no machine ID, since no lease
+    /// vouches for one any more.
+    fn give_up(&mut self) {
         self.failed = true;
         self.block = None;
+        self.machine_id = None;
     }
 
     /// Forgets the block (the node changed, so the kind did).
@@ -223,19 +231,18 @@ impl StoreLink {
             Err(StoreError::Exhausted) => Admit::Exhausted,
             Err(StoreError::Unavailable(w)) => {
                 self.warnings.push(w);
-                self.failed = true;
-                self.block = None;
+                self.give_up();
                 Admit::Fallback
             }
             // A daemon in fleet mode that cannot vouch for its machine ID (the client
             // asked again for a while first): the generator goes on in memory, as for a
             // daemon that cannot be reached, and the warning names the fence. Its UUIDs
-            // keep the last ID it was given, no longer fenced: unique by their random
-            // bits, as any in-memory generator's.
+            // no longer carry the ID the daemon's leases brought (another holder may
+            // have it by now): unique by their random bits, as any in-memory
+            // generator's.
             Err(StoreError::Fenced(w)) => {
                 self.warnings.push(w);
-                self.failed = true;
-                self.block = None;
+                self.give_up();
                 Admit::Fallback
             }
             // The file is a newer uuidkit's, and the store left it as it was: this
@@ -243,15 +250,13 @@ impl StoreLink {
             // cannot be read, and says so.
             Err(e @ StoreError::NewerFormat { .. }) => {
                 self.warnings.extend(e.warning(Outcome::InMemory));
-                self.failed = true;
-                self.block = None;
+                self.give_up();
                 Admit::Fallback
             }
             // A kind of failure this version does not know: treat it as unavailable.
             #[allow(unreachable_patterns)]
             Err(_) => {
-                self.failed = true;
-                self.block = None;
+                self.give_up();
                 Admit::Fallback
             }
         }

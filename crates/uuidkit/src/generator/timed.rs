@@ -81,6 +81,11 @@ pub(crate) mod sealed {
         fn adopt_machine_id(&mut self, _id: MachineId) -> Option<u32> {
             None
         }
+        /// Stops writing the ID a lease brought (its source can no longer vouch for it);
+        /// `Some(bits)`, as for `adopt_machine_id`, when the counter widens again.
+        fn forget_machine_id(&mut self) -> Option<u32> {
+            None
+        }
     }
 }
 
@@ -101,6 +106,9 @@ pub struct Timed<S, C = SystemClock, R = Csprng> {
     rng: R,
     state: Monotonic,
     store: Option<StoreLink>,
+    /// The stamp's machine ID came from a lease (a daemon in fleet mode), not from the
+    /// caller: it is dropped when the leases stop vouching for it.
+    leased_id: bool,
 }
 
 impl<S, C, R> Timed<S, C, R> {
@@ -113,6 +121,7 @@ impl<S, C, R> Timed<S, C, R> {
             rng,
             state,
             store: None,
+            leased_id: false,
         }
     }
 
@@ -174,6 +183,7 @@ impl<S: Stamp, C: Clock, R: RngCore> Timed<S, C, R> {
             rng: self.rng,
             state: self.state,
             store: self.store,
+            leased_id: self.leased_id,
         }
     }
 
@@ -278,14 +288,23 @@ impl<S: Stamp, C: Clock, R: RngCore> Timed<S, C, R> {
         let out = self
             .state
             .admit(link, self.stamp.kind(), out, clock, &mut self.rng);
-        match link.machine_id() {
+        let bits = match link.machine_id() {
             Some(id) if Some(id) != self.stamp.machine_id() => {
-                match self.stamp.adopt_machine_id(id) {
-                    Some(bits) => self.state.rewidth(bits, out, link, &mut self.rng),
-                    None => out,
-                }
+                self.leased_id = true;
+                self.stamp.adopt_machine_id(id)
             }
-            _ => out,
+            // The leases no longer vouch for the ID (the daemon is fenced, gone, or
+            // failed): another holder may have it now, so no UUID made without a lease
+            // carries it. Method 2 widens again, the draft layouts' ID bits turn random.
+            None if self.leased_id => {
+                self.leased_id = false;
+                self.stamp.forget_machine_id()
+            }
+            _ => None,
+        };
+        match bits {
+            Some(bits) => self.state.rewidth(bits, out, link, &mut self.rng),
+            None => out,
         }
     }
 }
@@ -313,10 +332,21 @@ mod tests {
     struct Fleet {
         store: StateStore,
         id: Mutex<Option<MachineId>>,
+        /// Answers every lease as a fenced daemon does.
+        fenced: std::sync::atomic::AtomicBool,
     }
 
     impl LeaseSource for Fleet {
         fn lease(&self, req: &LeaseRequest) -> Result<Lease, StoreError> {
+            if self.fenced.load(std::sync::atomic::Ordering::Relaxed) {
+                return Err(StoreError::Fenced(crate::store::StoreWarning::from_daemon(
+                    "/run/test.sock",
+                    crate::store::Problem::Fenced {
+                        message: "lease expired".into(),
+                    },
+                    crate::store::Outcome::InMemory,
+                )));
+            }
             let mut l = self.store.lease(req)?;
             l.machine_id = *self.id.lock().unwrap();
             Ok(l)
@@ -326,9 +356,10 @@ mod tests {
     /// UUIDs before the leases bring an ID carry none; once a lease brings one, every UUID
     /// carries it where the method (or layout) puts a machine ID, and the generator's
     /// UUIDs stay strictly increasing and unique across the change (Method 2 narrows its
-    /// random value to make room below it).
+    /// random value to make room below it). Once the source is fenced, no UUID carries
+    /// it (Method 2 widens again), and the order still holds.
     #[test]
-    fn an_id_a_lease_brings_is_stamped_into_every_uuid() {
+    fn an_id_a_lease_brings_is_stamped_into_every_uuid_until_the_leases_stop() {
         let id = MachineId::new(5, 3).unwrap();
         let v7_tail = |u: &Uuid| ((u.as_u128() >> 29) & 7) as u64;
         let v7_last = |u: &Uuid| (u.as_u128() & 7) as u64;
@@ -372,6 +403,7 @@ mod tests {
             let fleet = Arc::new(Fleet {
                 store: StateStore::with_storage(Box::new(MemoryStorage::new())),
                 id: Mutex::new(None),
+                fenced: Default::default(),
             });
             let mut fill = make(fleet.clone());
             let mut before = vec![Uuid::NIL; 1000];
@@ -384,7 +416,25 @@ mod tests {
                 assert!(fill(chunk).is_empty());
             }
             assert!(after.iter().all(|u| id_of(u) == 5), "{name}");
-            let all: Vec<Uuid> = before.iter().chain(&after).copied().collect();
+            // The daemon is fenced: the generator warns, goes on in memory, and its
+            // UUIDs no longer carry the ID (its bits are random: 1 in 8 is 5 by chance).
+            // Past the last block first (at most 16 ms of the clock): a block the daemon
+            // granted while it held the ID is under its mark, and is used to its end.
+            fleet
+                .fenced
+                .store(true, std::sync::atomic::Ordering::Relaxed);
+            std::thread::sleep(Duration::from_millis(40));
+            let mut fenced = vec![Uuid::NIL; 20_000];
+            let warnings: Vec<_> = fenced.chunks_mut(500).flat_map(&mut fill).collect();
+            assert_eq!(warnings.len(), 1, "{name}: {warnings:?}");
+            let still = fenced.iter().filter(|u| id_of(u) == 5).count();
+            assert!(still < 5_000, "{name}: {still} of 20000 still carry the ID");
+            let all: Vec<Uuid> = before
+                .iter()
+                .chain(&after)
+                .chain(&fenced)
+                .copied()
+                .collect();
             assert!(all.windows(2).all(|w| w[0] < w[1]), "{name}: not ordered");
         }
     }

@@ -442,4 +442,9 @@ impl sealed::Stamp for V7Stamp {
         // `with_machine_id` makes it; the other methods' state does not change.
         (self.method == V7Method::Random).then(|| 74 - id.bits())
     }
+
+    fn forget_machine_id(&mut self) -> Option<u32> {
+        self.machine_id = None;
+        (self.method == V7Method::Random).then_some(74)
+    }
 }
