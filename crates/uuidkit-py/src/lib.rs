@@ -3,7 +3,8 @@
 //!
 //! Where things are: the generators (`uuid1` … `uuid8`, `getnode`) in `generate.rs`;
 //! batches in `batch.rs`; `parse`/`format` in `text.rs`; `inspect` in `inspect.rs`;
-//! v1 ↔ v6 in `convert.rs`; the state file and daemon in `state.rs`; arguments read as
+//! v1 ↔ v6 in `convert.rs`; the state file and daemon in `state.rs`; the GIL released
+//! around batches and blocking calls, safely at exit, in `release.rs`; arguments read as
 //! CPython reads them in `args.rs`; the step from uuidkit's `Uuid` to the standard
 //! library's `uuid.UUID` in `bridge.rs`, over `platform/`: the C-API calls PyO3 has no
 //! safe form of (a `uuid.UUID` made with two functions, `PyType_GenericAlloc` and

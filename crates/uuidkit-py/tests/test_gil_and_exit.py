@@ -124,3 +124,78 @@ def test_other_threads_run_while_a_call_waits_for_a_stopped_daemon(py, daemon_pr
         py(BLOCKED_CHILD, args=("daemon", sock, "uuidkit.uuid7()", proc.pid)).stdout)
     assert warnings, "the daemon did not answer: the generator went on in memory, saying so"
     assert inside >= 20, (took, inside)
+
+
+# The calls that choose or ask about the state wait as the generators do: with the GIL
+# released. Each mode sets up what blocks the call, then makes it while a second thread
+# appends the time every 10 ms.
+CHOOSE_CHILD = r"""
+import json, os, signal, subprocess, sys, threading, time
+what, target = sys.argv[1], sys.argv[2]
+def hold_lock(path):
+    holder = subprocess.Popen(
+        [sys.executable, "-c",
+         "import fcntl, sys; f = open(sys.argv[1], 'a'); fcntl.flock(f, fcntl.LOCK_EX); "
+         "print('held', flush=True); sys.stdin.read()", path],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert holder.stdout.readline().strip() == "held"
+    return holder
+holder = None
+if what == "import":                 # UUIDKIT_DAEMON names a stopped daemon
+    os.kill(int(sys.argv[3]), signal.SIGSTOP)
+    call = lambda: __import__("uuidkit")
+else:
+    import uuidkit
+if what == "use_daemon":
+    os.kill(int(sys.argv[3]), signal.SIGSTOP)
+    call = lambda: uuidkit.use_daemon(target)
+elif what == "use_state_file":       # another process holds its lock: 2 s, then OSError
+    holder = hold_lock(target + ".lock")
+    call = lambda: uuidkit.use_state_file(target)
+elif what == "take_store_warnings":
+    # Another thread waits in a lease holding the v7 generator's lock, which
+    # take_store_warnings() must take too.
+    uuidkit.use_state_file(target)
+    uuidkit.uuid7()
+    holder = hold_lock(target + ".lock")
+    time.sleep(0.5)
+    threading.Thread(target=uuidkit.uuid7).start()
+    time.sleep(0.2)
+    call = uuidkit.take_store_warnings
+ticks, done = [], threading.Event()
+def tick():
+    while not done.is_set():
+        ticks.append(time.monotonic())
+        time.sleep(0.01)
+t = threading.Thread(target=tick)
+t.start()
+time.sleep(0.05)
+start = time.monotonic()
+try:
+    call()
+except OSError:
+    pass
+end = time.monotonic()
+done.set()
+t.join()
+if holder:
+    holder.stdin.close()
+    holder.wait()
+if len(sys.argv) > 3:
+    os.kill(int(sys.argv[3]), signal.SIGCONT)
+print(json.dumps([end - start, sum(start + 0.2 < x < end - 0.2 for x in ticks)]))
+"""
+
+
+@pytest.mark.parametrize("what", ["use_daemon", "import"])
+def test_other_threads_run_while_choosing_a_stopped_daemon(py, daemon_proc, what):
+    sock, proc = daemon_proc
+    env = {"UUIDKIT_DAEMON": str(sock)} if what == "import" else None
+    took, inside = json.loads(py(CHOOSE_CHILD, env=env, args=(what, sock, proc.pid)).stdout)
+    assert inside >= 20, (took, inside)
+
+
+@pytest.mark.parametrize("what", ["use_state_file", "take_store_warnings"])
+def test_other_threads_run_while_a_state_call_waits_for_the_lock(py, short_tmp, what):
+    took, inside = json.loads(py(CHOOSE_CHILD, args=(what, short_tmp / "state")).stdout)
+    assert inside >= 20, (took, inside)
