@@ -798,3 +798,63 @@ fn readmes_fleet_block_runs_as_written() {
     );
     assert_eq!(uuids[3].version(), uuidkit::Version::V8);
 }
+
+/// A holder whose clock reads 2300 leaves its ID's mark in 2300. A holder with a correct
+/// clock then skips that ID, with a warning naming it, and takes another: 0 duplicates,
+/// for the draft layout that ends in 2262 too; with no other ID free, the claim fails
+/// naming the ID and its mark rather than run centuries ahead.
+#[test]
+fn a_holder_at_the_year_2300_leaves_its_id_skipped_not_shared() {
+    let _turn = one_at_a_time();
+    let cluster = EtcdCluster::start(1);
+    let etcd = cluster.endpoints_arg();
+    for (fleet, kind) in [("y2300", COUNTER), ("y2300-ns", Draft("draft-v7-ns"))] {
+        let mut ahead = gen_cmd(&etcd, fleet, 1, kind, 1000, &["--lease-ttl", "2"]);
+        faked(&mut ahead, "@2300-01-01 00:00:00");
+        ahead.env("FAKETIME_DONT_FAKE_MONOTONIC", "1");
+        let out = ahead.output().unwrap();
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let first = complete_lines(&out.stdout);
+        assert_eq!(kind.one_id(&first, 1), 0);
+
+        let out = gen_cmd(&etcd, fleet, 1, kind, 100_000, &["--lease-ttl", "2"])
+            .output()
+            .unwrap();
+        let err = text(&out.stderr);
+        assert!(out.status.success(), "{err}");
+        assert!(err.contains("skipped machine ID 0"), "{err}");
+        let then = complete_lines(&out.stdout);
+        assert_eq!(kind.one_id(&then, 1), 1);
+        let all: Vec<u128> = first.iter().chain(&then).map(|u| u.as_u128()).collect();
+        assert_eq!(duplicates(all), 0, "{fleet}");
+
+        // ID 1 held by another: nothing usable is left.
+        let mut other = Proc::spawn(gen_cmd(
+            &etcd,
+            fleet,
+            1,
+            kind,
+            FOREVER,
+            &["--lease-ttl", "2"],
+        ));
+        other.expect_lines(1);
+        let out = gen_cmd(&etcd, fleet, 1, kind, 1, &["--lease-ttl", "2"])
+            .output()
+            .unwrap();
+        let err = text(&out.stderr);
+        assert_eq!(code(&out), Some(1), "{err}");
+        // The mark is where the holder's layout took it: 2300, or draft-v7-ns's last
+        // nanosecond in 2262.
+        let at = if kind == COUNTER {
+            "2300-01-01"
+        } else {
+            "2262-04-11"
+        };
+        assert!(
+            err.contains("no free machine ID has a usable mark")
+                && err.contains(&format!("ID 0 at {at}")),
+            "{err}"
+        );
+        other.kill();
+    }
+}

@@ -356,3 +356,93 @@ fn a_cluster_with_every_member_down_is_an_error_naming_each() {
         assert!(e.to_string().contains(endpoint), "{e}");
     }
 }
+
+/// Marks too far ahead to use — one in the year 5138, one at the end of v7's range —
+/// are skipped with a warning and never used: claims take the free ID beside them (0
+/// duplicates between successive holders), and with none left the error names each.
+/// The ID stays claimable after every holder leaves.
+#[test]
+fn a_mark_too_far_ahead_is_skipped_with_a_warning_and_never_used() {
+    let c = EtcdCluster::start(1);
+    for (fleet, far) in [
+        ("far-5138", 99_999_999_999_999u64),
+        ("far-end", (1 << 48) - 2),
+    ] {
+        c.put(
+            0,
+            format!("/uuidkit/{fleet}/machine-id/0/mark").as_bytes(),
+            far.to_string().as_bytes(),
+        )
+        .unwrap();
+        let cfg = config(&c, fleet, 1);
+        let mut seen = HashSet::new();
+        for round in 0..2 {
+            let id = Arc::new(LeasedId::claim(&cfg).unwrap());
+            let s = id.status();
+            assert_eq!(
+                (s.id, s.skipped.clone()),
+                (1, vec![(0, far)]),
+                "{fleet} {round}"
+            );
+            let w = s.skipped_warning().unwrap();
+            assert!(w.contains("skipped machine ID 0"), "{w}");
+            // With ID 1 held, nothing is left: the error names ID 0 and its mark.
+            let e = LeasedId::claim(&cfg).unwrap_err();
+            assert!(matches!(e, FleetError::MarksAhead { .. }), "{e}");
+            assert!(e.to_string().contains("ID 0 at"), "{e}");
+            let mut g = FleetGenerator::v7(id.clone(), V7Method::Counter).unwrap();
+            for _ in 0..50_000 {
+                let u = g.try_next().unwrap();
+                assert!(ms_of(u) < far);
+                assert!(seen.insert(u), "{fleet}: a duplicate");
+            }
+            drop(g);
+            Arc::try_unwrap(id).unwrap().release();
+        }
+        // The far mark is left as it was; the other ID's is one uuidkit reads back.
+        assert_eq!(mark(&c, fleet, 0), Some(far));
+        assert!(mark(&c, fleet, 1).unwrap() < (1 << 48));
+    }
+}
+
+/// A holder never raises its mark past its clock plus a time-to-live, whatever a
+/// generator asks (a layout's last unit, which a daemon once turned into a mark in
+/// 1970): the permit is refused, naming both times, and the mark is left as it was.
+#[test]
+fn a_holder_never_raises_the_mark_past_its_clock_plus_a_time_to_live() {
+    let c = EtcdCluster::start(1);
+    let id = LeasedId::claim(&config(&c, "bound", 1)).unwrap();
+    let before = mark(&c, "bound", 0).unwrap();
+    let now = uuidkit::time::UnixTime::now().millis_since_epoch();
+    for wanted in [now + 3_600_000, (1 << 48) - 1, u64::MAX] {
+        let e = id.permit(wanted).unwrap_err();
+        assert!(matches!(e, FleetError::TooFarAhead { .. }), "{e}");
+        assert!(e.to_string().contains("nothing was written"), "{e}");
+    }
+    // Within the bound it is raised as before.
+    id.permit(now + 5_000).unwrap();
+    let after = mark(&c, "bound", 0).unwrap();
+    assert!(
+        after >= now + 5_000 && after <= now + 5_000 + 20_000,
+        "{before} → {after}"
+    );
+}
+
+/// A fleet whose generators' layout ends early (draft-v8-32, in 2106) skips an ID whose
+/// floor leaves less than a time-to-live of it.
+#[test]
+fn a_floor_near_the_end_of_the_layouts_range_is_skipped() {
+    let c = EtcdCluster::start(1);
+    let end_2106 = 4_294_967_295_999u64;
+    // Within the horizon of a clock in 2106 would not matter here: the layout's end does.
+    c.put(
+        0,
+        b"/uuidkit/short/machine-id/0/mark",
+        (end_2106 - 1000).to_string().as_bytes(),
+    )
+    .unwrap();
+    let cfg = config(&c, "short", 1).with_last_millis(end_2106);
+    let id = LeasedId::claim(&cfg).unwrap();
+    assert_eq!(id.machine_id().value(), 1);
+    assert_eq!(id.status().skipped, vec![(0, end_2106 - 1000)]);
+}

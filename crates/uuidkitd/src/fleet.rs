@@ -224,6 +224,9 @@ pub fn log_held(id: &LeasedId, cfg: &FleetConfig) {
         s.lease,
         cfg.ttl().as_secs(),
     );
+    if let Some(w) = s.skipped_warning() {
+        eprintln!("uuidkitd: warning: {w}");
+    }
 }
 
 #[cfg(test)]

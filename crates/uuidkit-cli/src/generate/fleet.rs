@@ -8,8 +8,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::error::ErrorKind;
-use uuidkit::fleet::{FleetConfig, FleetError, FleetGenerator, LeasedId};
+use uuidkit::fleet::{FleetConfig, FleetError, FleetGenerator, LAST_MARK_MS, LeasedId};
 use uuidkit::generator::timed::Stamp;
+use uuidkit::store::GeneratorKind;
 
 use super::emit::{Stopped, emit_batches};
 use crate::args::GenArgs;
@@ -49,14 +50,22 @@ fn config(a: &GenArgs) -> Result<FleetConfig, Failure> {
 }
 
 /// Runs `gen` with an ID leased for the run, from the generator `make` builds on it.
+/// `kind` is what the generator leases: its range's end bounds the marks.
 pub(super) fn run<S: Stamp>(
     a: &GenArgs,
     out: &mut impl Write,
+    kind: GeneratorKind,
     make: impl FnOnce(Arc<LeasedId>) -> Result<FleetGenerator<S>, FleetError>,
 ) -> Result<Status, Failure> {
-    let cfg = config(a)?;
+    let last_ms = kind
+        .position_time(kind.max_position())
+        .map_or(LAST_MARK_MS, |(t, _)| t.millis_since_epoch());
+    let cfg = config(a)?.with_last_millis(last_ms);
     let id = Arc::new(LeasedId::claim(&cfg).map_err(|e| Failure::Message(e.to_string()))?);
     let s = id.status();
+    if let Some(w) = s.skipped_warning() {
+        eprintln!("uuidkit: warning: {w}");
+    }
     if let Some(behind) = s.clock_behind {
         eprintln!(
             "uuidkit: warning: machine ID {} of fleet {:?}: the clock is {:.3} s behind the \

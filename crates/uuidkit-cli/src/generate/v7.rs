@@ -7,6 +7,7 @@ use std::sync::Arc;
 use uuidkit::fleet::FleetGenerator;
 use uuidkit::generator::v7::{V7Generator, V7Method};
 use uuidkit::service::client::DaemonClient;
+use uuidkit::store::GeneratorKind;
 
 use super::sources::machine_id;
 use super::{fleet, timed};
@@ -25,7 +26,9 @@ pub(super) fn run(
         MethodArg::Precision => V7Method::Precision,
     };
     if a.machine_id == Some(MachineIdArg::Etcd) {
-        return fleet::run(a, out, |id| FleetGenerator::v7(id, method));
+        return fleet::run(a, out, GeneratorKind::V7, |id| {
+            FleetGenerator::v7(id, method)
+        });
     }
     let mut g = V7Generator::new(method);
     if let Some(id) = machine_id(a, None)? {

@@ -12,6 +12,7 @@ use uuidkit::generator::v8::V8Generator;
 use uuidkit::layout::{self, Layout};
 use uuidkit::random::{Csprng, RngCore};
 use uuidkit::service::client::DaemonClient;
+use uuidkit::store::GeneratorKind;
 
 use super::emit::{Stopped, emit_batches};
 use super::sources::machine_id;
@@ -53,7 +54,9 @@ pub(super) fn run_layout(
         return run_raw(a, out);
     };
     if a.machine_id == Some(MachineIdArg::Etcd) {
-        return fleet::run(a, out, |id| FleetGenerator::draft(id, layout));
+        return fleet::run(a, out, GeneratorKind::Draft(layout), |id| {
+            FleetGenerator::draft(id, layout)
+        });
     }
     let id = machine_id(a, Some(layout))?;
     let bad = |e: &dyn std::fmt::Display| Failure::Message(e.to_string());

@@ -26,7 +26,18 @@ pub struct FleetConfig {
     bits: u32,
     ttl: Duration,
     wait: Option<Duration>,
+    last_ms: u64,
 }
+
+/// The last Unix millisecond v7 can stamp (2^48 − 1, in the year 10889): no mark is ever
+/// written past it, so every mark uuidkit writes is one it reads back.
+pub const LAST_MARK_MS: u64 = (1 << 48) - 1;
+
+/// How far ahead of this host's clock another holder's mark may be for its ID to be
+/// claimed: 2 hours, twice the longest time-to-live. A holder on a sound clock leaves a
+/// mark at most a time-to-live ahead of its clock; a mark further ahead was written by
+/// a clock far ahead (or by hand), and its ID is skipped rather than run that far ahead.
+pub const CLAIM_HORIZON: Duration = Duration::from_secs(2 * 3600);
 
 /// The widest leased ID, in every layout: v7's 32 random bits after the counter, less one
 /// that stays random.
@@ -69,7 +80,30 @@ impl FleetConfig {
             bits,
             ttl: DEFAULT_TTL,
             wait: None,
+            last_ms: LAST_MARK_MS,
         })
+    }
+
+    /// The same for generators whose layout ends before v7's: `last_ms` is the last Unix
+    /// millisecond they can stamp (`draft-v8-32`'s is in 2106). A claim skips an ID
+    /// whose floor leaves less than a time-to-live of that range, and no mark goes past
+    /// it. Later than [`LAST_MARK_MS`] counts as it.
+    ///
+    /// ```
+    /// let c = uuidkit::fleet::FleetConfig::new("http://127.0.0.1:2379", "web", 3)?
+    ///     .with_last_millis(4_294_967_295_999);
+    /// assert_eq!(c.last_millis(), 4_294_967_295_999);
+    /// # Ok::<(), uuidkit::fleet::FleetError>(())
+    /// ```
+    pub fn with_last_millis(mut self, last_ms: u64) -> FleetConfig {
+        self.last_ms = last_ms.min(LAST_MARK_MS);
+        self
+    }
+
+    /// The last Unix millisecond the ID's generators can stamp ([`LAST_MARK_MS`] unless
+    /// [`with_last_millis`](Self::with_last_millis) said earlier).
+    pub fn last_millis(&self) -> u64 {
+        self.last_ms
     }
 
     /// The same with a lease time-to-live of `ttl` (2 s to an hour, whole seconds:

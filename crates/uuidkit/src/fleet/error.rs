@@ -93,6 +93,29 @@ pub enum FleetError {
         /// The ID.
         id: u64,
     },
+    /// Every free ID's mark is further ahead than a claim accepts (past this host's clock
+    /// plus [`CLAIM_HORIZON`](super::CLAIM_HORIZON), or too near the end of what the
+    /// generators can stamp): a clock once far ahead, or a hand, wrote them. Those IDs
+    /// are never used; the rest are held.
+    MarksAhead {
+        /// The fleet.
+        fleet: String,
+        /// The IDs skipped, with their marks (Unix ms); at most 8 are listed.
+        skipped: Vec<(u64, u64)>,
+        /// The latest mark a claim accepted.
+        limit_ms: u64,
+    },
+    /// A UUID would need the mark past the bound a holder keeps to: its own clock (or
+    /// its floor, if later) plus a time-to-live, and never past the last millisecond its
+    /// generators can stamp. Nothing was written.
+    TooFarAhead {
+        /// The ID.
+        id: u64,
+        /// The Unix millisecond the UUID stands for.
+        wanted_ms: u64,
+        /// The bound.
+        bound_ms: u64,
+    },
 }
 
 impl fmt::Display for FleetError {
@@ -146,6 +169,39 @@ impl fmt::Display for FleetError {
                 f,
                 "machine ID {id}: the lease is gone (expired at etcd); the ID may be \
                  another host's now"
+            ),
+            FleetError::MarksAhead {
+                fleet,
+                skipped,
+                limit_ms,
+            } => {
+                write!(f, "fleet {fleet:?}: no free machine ID has a usable mark (")?;
+                for (i, (id, mark)) in skipped.iter().enumerate() {
+                    let sep = if i > 0 { ", " } else { "" };
+                    write!(
+                        f,
+                        "{sep}ID {id} at {}",
+                        crate::time::UnixTime::from_millis(*mark).rfc3339(3)
+                    )?;
+                }
+                write!(
+                    f,
+                    " is past {}, the latest a claim accepts: a clock far ahead wrote it); \
+                     the other IDs are held. Delete such a mark in etcd once no host's \
+                     UUIDs need it",
+                    crate::time::UnixTime::from_millis(*limit_ms).rfc3339(3)
+                )
+            }
+            FleetError::TooFarAhead {
+                id,
+                wanted_ms,
+                bound_ms,
+            } => write!(
+                f,
+                "machine ID {id}: a UUID at {} would need the mark past {}, a time-to-live \
+                 ahead of the clock (or the end of the layout's range); nothing was written",
+                crate::time::UnixTime::from_millis(*wanted_ms).rfc3339(3),
+                crate::time::UnixTime::from_millis(*bound_ms).rfc3339(3)
             ),
             FleetError::Forked { id } => write!(
                 f,

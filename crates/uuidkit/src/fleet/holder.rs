@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::Notify;
 
-use super::config::FleetConfig;
+use super::config::{CLAIM_HORIZON, FleetConfig};
 use super::error::FleetError;
 use super::etcd::Etcd;
 use crate::generator::machine_id::MachineId;
@@ -64,6 +64,43 @@ pub struct LeaseStatus {
     pub clock_behind: Option<Duration>,
     /// The lease is gone for good.
     pub lost: bool,
+    /// Free IDs the claim passed over because their marks were too far ahead (a clock far
+    /// ahead wrote them; see [`CLAIM_HORIZON`](super::CLAIM_HORIZON)), with the marks in
+    /// Unix ms: never used, and worth a warning.
+    pub skipped: Vec<(u64, u64)>,
+}
+
+impl LeaseStatus {
+    /// The warning for [`skipped`](Self::skipped) IDs, if any: which, their marks, and
+    /// why.
+    ///
+    /// ```
+    /// let mut s = uuidkit::fleet::LeaseStatus {
+    ///     id: 1, bits: 1, fleet: "web".into(), lease: 7, remaining: None, mark_ms: 0,
+    ///     floor_ms: 0, clock_behind: None, lost: false, skipped: vec![(0, 99_999_999_999_999)],
+    /// };
+    /// let w = s.skipped_warning().unwrap();
+    /// assert!(w.starts_with("fleet \"web\": skipped machine ID 0 (mark 5138-11-16T09:46:39.999Z)"), "{w}");
+    /// s.skipped.clear();
+    /// assert_eq!(s.skipped_warning(), None);
+    /// ```
+    pub fn skipped_warning(&self) -> Option<String> {
+        if self.skipped.is_empty() {
+            return None;
+        }
+        let list: Vec<String> = self
+            .skipped
+            .iter()
+            .map(|(id, mark)| format!("{id} (mark {})", UnixTime::from_millis(*mark).rfc3339(3)))
+            .collect();
+        Some(format!(
+            "fleet {:?}: skipped machine ID {}: its high-water mark is further ahead of this \
+             host's clock than a claim accepts (a clock far ahead wrote it); it is never \
+             used, and stays so until its mark is deleted in etcd",
+            self.fleet,
+            list.join(", ")
+        ))
+    }
 }
 
 struct Shared {
@@ -79,6 +116,10 @@ struct Shared {
     mark: AtomicU64,
     floor_ms: u64,
     clock_behind: Option<Duration>,
+    /// The last Unix millisecond the ID's generators can stamp: no mark goes past it.
+    last_ms: u64,
+    /// Free IDs the claim skipped for a mark too far ahead, with their marks.
+    skipped: Vec<(u64, u64)>,
     /// The latest Unix millisecond a generator handed out a UUID for (reported when it
     /// is dropped): on release the mark comes down to it, so that a holder that ran for a
     /// moment does not leave the next one a time-to-live ahead of the clock.
@@ -202,6 +243,7 @@ impl LeasedId {
             floor_ms: s.floor_ms,
             clock_behind: s.clock_behind,
             lost,
+            skipped: s.skipped.clone(),
         }
     }
 
@@ -291,9 +333,29 @@ impl LeasedId {
         }
     }
 
+    /// The furthest a mark may go now: the clock (or the floor, if later) plus a
+    /// time-to-live, and never past the last millisecond the ID's generators can stamp.
+    fn bound_ms(&self) -> u64 {
+        let s = &self.shared;
+        now_ms()
+            .max(s.floor_ms)
+            .saturating_add(s.ttl.as_millis() as u64)
+            .min(s.last_ms)
+    }
+
     #[cold]
     fn raise(&self, last_ms: u64) -> Result<(), FleetError> {
         let s = &self.shared;
+        // A UUID far ahead of the clock (a layout's last unit, a clock gone wild) would
+        // carry the mark, and every later holder of the ID, with it: refused instead.
+        let bound_ms = self.bound_ms();
+        if last_ms > bound_ms {
+            return Err(FleetError::TooFarAhead {
+                id: s.id.value(),
+                wanted_ms: last_ms,
+                bound_ms,
+            });
+        }
         let mut want = s.want.lock().unwrap_or_else(|p| p.into_inner());
         *want = (*want).max(last_ms);
         s.wake.notify_one();
@@ -378,10 +440,36 @@ async fn claim(cfg: &FleetConfig, timeout: Duration) -> Result<(Etcd, Shared), F
     let mut lost_races = 0;
     loop {
         let scan = etcd.scan().await?;
+        // A mark further ahead than this leaves its ID unusable here: the holder would
+        // run that far ahead of the clock (or past its layout's range). Skipped, and
+        // said, never claimed.
+        let limit_ms = now_ms()
+            .saturating_add(CLAIM_HORIZON.as_millis() as u64)
+            .min(
+                cfg.last_millis()
+                    .saturating_sub(cfg.ttl().as_millis() as u64),
+            );
+        let mut skipped = Vec::new();
         let free: Vec<u64> = (0..cfg.ids())
             .filter(|n| !scan.held.contains(n))
+            .filter(|n| match scan.marks.get(n) {
+                Some(&(mark, _)) if mark >= limit_ms => {
+                    if skipped.len() < 8 {
+                        skipped.push((*n, mark));
+                    }
+                    false
+                }
+                _ => true,
+            })
             .take(64)
             .collect();
+        if free.is_empty() && !skipped.is_empty() && cfg.wait().is_none() {
+            return Err(FleetError::MarksAhead {
+                fleet: cfg.fleet().to_string(),
+                skipped,
+                limit_ms,
+            });
+        }
         if !free.is_empty() {
             let sent = crate::platform::monotonic_coarse_ns();
             let lease = etcd.grant(cfg.ttl()).await?;
@@ -392,7 +480,7 @@ async fn claim(cfg: &FleetConfig, timeout: Duration) -> Result<(Etcd, Shared), F
                     .take(n, lease, &who, scanned.map(|(_, rev)| rev), first.mark)
                     .await?
                 {
-                    return Ok((etcd, start(cfg, n, lease, first, sent)?));
+                    return Ok((etcd, start(cfg, n, lease, first, sent, skipped)?));
                 }
             }
             // Every free ID was taken by others in the meantime: look again, a while later,
@@ -414,6 +502,13 @@ async fn claim(cfg: &FleetConfig, timeout: Duration) -> Result<(Etcd, Shared), F
         }
         match cfg.wait() {
             Some(w) if started.elapsed() < w => tokio::time::sleep(WAIT_POLL).await,
+            Some(_) if !skipped.is_empty() => {
+                return Err(FleetError::MarksAhead {
+                    fleet: cfg.fleet().to_string(),
+                    skipped,
+                    limit_ms,
+                });
+            }
             Some(w) => {
                 return Err(FleetError::WaitedTooLong {
                     ids: cfg.ids(),
@@ -445,7 +540,10 @@ impl First {
         let now = now_ms();
         First {
             floor_ms,
-            mark: floor_ms.max(now) + cfg.ttl().as_millis() as u64,
+            mark: floor_ms
+                .max(now)
+                .saturating_add(cfg.ttl().as_millis() as u64)
+                .min(cfg.last_millis()),
             clock_behind: (floor_ms > now).then(|| Duration::from_millis(floor_ms - now)),
         }
     }
@@ -458,6 +556,7 @@ fn start(
     lease: i64,
     first: First,
     sent: u64,
+    skipped: Vec<(u64, u64)>,
 ) -> Result<Shared, FleetError> {
     let ttl = cfg.ttl();
     // The lease was granted after `sent`, so it lives at least until `sent + ttl`.
@@ -477,6 +576,8 @@ fn start(
         mark: AtomicU64::new(first.mark),
         floor_ms: first.floor_ms,
         clock_behind: first.clock_behind,
+        last_ms: cfg.last_millis(),
+        skipped,
         used: AtomicU64::new(0),
         want: Mutex::new(0),
         raised: Condvar::new(),
@@ -533,8 +634,16 @@ async fn keep(mut etcd: Etcd, s: Arc<Shared>) {
         let mark = s.mark.load(Ordering::Acquire);
         let now = now_ms().max(s.floor_ms);
         let half = s.ttl.as_millis() as u64 / 2;
-        if want > mark || mark < now + half {
-            let new = want.max(now) + s.ttl.as_millis() as u64;
+        if want > mark || mark < now.saturating_add(half) {
+            // Saturating, and never past what the generators can stamp (nor what
+            // uuidkit reads back as a mark); `raise` refuses a `want` beyond that.
+            let new = want
+                .max(now)
+                .saturating_add(s.ttl.as_millis() as u64)
+                .min(s.last_ms);
+            if new <= mark {
+                continue;
+            }
             match etcd.write_mark(s.id.value(), s.lease, new).await {
                 Ok(true) => {
                     s.mark.fetch_max(new, Ordering::AcqRel);

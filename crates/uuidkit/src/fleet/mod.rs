@@ -13,7 +13,10 @@
 //!    lease): the holder writes it ahead of the clock (a time-to-live ahead, raised before
 //!    it is reached) and hands out nothing stamped later; the next holder's claim
 //!    transaction succeeds only if the mark is the one it read (and writes its own first
-//!    mark), and it starts strictly above it, whatever its own clock says.
+//!    mark), and it starts strictly above it, whatever its own clock says. Marks are
+//!    bounded: a holder raises its own at most a time-to-live past its clock, never past
+//!    [`LAST_MARK_MS`] (or its layout's end), and a claim skips an ID whose mark is more
+//!    than [`CLAIM_HORIZON`] ahead ([`LeaseStatus::skipped`]).
 //! 3. A **fence** stops a holder whose lease may have expired (see `holder.rs`).
 //! 4. [`FleetGenerator`] stamps the ID into v7 (every method) or a draft layout.
 //!
@@ -31,7 +34,7 @@ mod generator;
 mod holder;
 mod keys;
 
-pub use config::{DEFAULT_TTL, FleetConfig, MAX_BITS};
+pub use config::{CLAIM_HORIZON, DEFAULT_TTL, FleetConfig, LAST_MARK_MS, MAX_BITS};
 pub use error::FleetError;
 pub use generator::FleetGenerator;
 pub use holder::{LeaseStatus, LeasedId};
