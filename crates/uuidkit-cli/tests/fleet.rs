@@ -372,9 +372,25 @@ fn sixteen_holders_all_methods_and_draft_layouts_make_no_duplicates() {
         Draft("draft-v8-64"),
     ];
     const EACH: u64 = 200_000;
+    // draft-v8-32 makes 4,096 UUIDs a second: 20,000 stay within a time-to-live of the
+    // clock (a test below makes it wait for the clock).
+    let each = |k: Kind| {
+        if k == Draft("draft-v8-32") {
+            20_000
+        } else {
+            EACH
+        }
+    };
+    // A fleet has one placement (docs/fleet.md): v7 counter and precision share one,
+    // Method 2 has its own, each draft layout its own.
+    let fleet_of = |k: Kind| match k {
+        V7("random") => "sixteen-random".to_string(),
+        V7(_) => "sixteen".to_string(),
+        Draft(layout) => format!("sixteen-{layout}"),
+    };
     let mut procs: Vec<Proc> = kinds
         .iter()
-        .map(|&k| Proc::spawn(gen_cmd(&etcd, "sixteen", 4, k, EACH, &[])))
+        .map(|&k| Proc::spawn(gen_cmd(&etcd, &fleet_of(k), 4, k, each(k), &[])))
         .collect();
     // A first line from each before reading on: each has claimed its ID then, and none
     // can finish (its output is megabytes, the pipe holds 64 KiB) before all have
@@ -398,14 +414,50 @@ fn sixteen_holders_all_methods_and_draft_layouts_make_no_duplicates() {
         let out = r.join().expect("reader");
         let st = p.child.wait().expect("wait");
         assert!(st.success(), "{k:?}: {st}: {}", p.stderr());
-        assert_eq!(out.len() as u64, EACH, "{k:?}");
+        assert_eq!(out.len() as u64, each(k), "{k:?}");
         assert!(strictly_increasing(&out), "{k:?}: not strictly increasing");
-        ids.push(k.one_id(&out, 4));
+        ids.push((fleet_of(k), k.one_id(&out, 4)));
         all.extend(out.iter().map(Uuid::as_u128));
     }
     assert_eq!(duplicates(all), 0, "duplicates across the 16 holders");
+    // In each fleet, its holders took the lowest IDs, each its own.
     ids.sort_unstable();
-    assert_eq!(ids, (0..16).collect::<Vec<_>>(), "IDs of the 16 holders");
+    let mut expected: Vec<(String, u64)> = Vec::new();
+    for k in kinds {
+        let f = fleet_of(k);
+        let n = expected.iter().filter(|(g, _)| *g == f).count() as u64;
+        expected.push((f, n));
+    }
+    expected.sort_unstable();
+    assert_eq!(ids, expected, "IDs of the 16 holders");
+}
+
+/// A fleet's first holder records its width and placement; a `gen` of another width, or
+/// of a method or layout that puts the ID elsewhere, is refused (exit 1) naming both,
+/// and writes no UUID.
+#[test]
+fn mixed_widths_and_methods_in_one_fleet_are_refused() {
+    let _turn = one_at_a_time();
+    let cluster = EtcdCluster::start(1);
+    let etcd = cluster.endpoints_arg();
+    let mut first = Proc::spawn(gen_cmd(&etcd, "mixed", 2, COUNTER, FOREVER, &[]));
+    first.expect_lines(1);
+    for (bits, kind) in [(1, COUNTER), (2, V7("random")), (2, Draft("draft-v7-ms"))] {
+        let out = gen_cmd(&etcd, "mixed", bits, kind, 1, &[])
+            .output()
+            .unwrap();
+        let err = text(&out.stderr);
+        assert_eq!(code(&out), Some(1), "{kind:?}: {err}");
+        assert!(out.stdout.is_empty(), "{kind:?}");
+        assert!(err.contains("\"bits=2 place=v7\""), "{kind:?}: {err}");
+    }
+    // Precision puts the ID where counter does: it joins, with the next ID.
+    let out = gen_cmd(&etcd, "mixed", 2, V7("precision"), 10, &[])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(V7("precision").one_id(&complete_lines(&out.stdout), 2), 1);
+    first.kill();
 }
 
 /// Holder A of the one free ID of a 2-ID fleet is killed (SIGKILL: no release); B, with
@@ -857,4 +909,23 @@ fn a_holder_at_the_year_2300_leaves_its_id_skipped_not_shared() {
         );
         other.kill();
     }
+}
+
+/// A layout of few UUIDs per unit runs ahead of the clock in a burst (draft-v8-32: 4,096
+/// a second). The mark goes at most a time-to-live past the clock, so the run waits for
+/// the clock there and goes on: every UUID asked for, each under a mark etcd held.
+#[test]
+fn a_burst_past_the_mark_bound_waits_for_the_clock() {
+    let _turn = one_at_a_time();
+    let cluster = EtcdCluster::start(1);
+    let etcd = cluster.endpoints_arg();
+    let kind = Draft("draft-v8-32");
+    let out = gen_cmd(&etcd, "burst", 2, kind, 20_000, &["--lease-ttl", "2"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let all = complete_lines(&out.stdout);
+    assert_eq!(all.len(), 20_000);
+    assert!(strictly_increasing(&all));
+    kind.one_id(&all, 2);
 }

@@ -239,10 +239,13 @@ def test_fork_parent_and_child_share_nothing(py, short_tmp, call, how):  # noqa:
     kind = CALLS[call][0]
     if version in (7, 8):
         # What is random in each UUID (the bits after the position): a child that kept
-        # its parent's random stream would repeat them.
+        # its parent's random stream would repeat nearly all of them. Two independent
+        # streams share a 32-bit part by chance once in ~170 runs of 5,000 against
+        # 5,000 (expected 0.006), so a few are allowed; 50 by chance would take odds
+        # far below 1e-100.
         mask = (1 << (DRAFT[kind][1] if kind in DRAFT else 32)) - 1
         shared = {v & mask for v in parent} & {v & mask for v in child}
-        assert not shared, f"{call}: {len(shared)} random parts repeated across the fork"
+        assert len(shared) < n // 100, f"{call}: {len(shared)} random parts repeated across the fork"
     # Each process's own UUIDs keep increasing after the fork (v1: its timestamps).
     for vals in (parent, child):
         keys = [gregorian_ticks(v, 1) for v in vals] if version == 1 else vals

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput};
 use uuidkit::Uuid;
-use uuidkit::fleet::{FleetConfig, FleetGenerator, LeasedId};
+use uuidkit::fleet::{FleetConfig, FleetGenerator, LeasedId, Placement};
 use uuidkit::generator::machine_id::MachineId;
 use uuidkit::generator::v7::{V7Generator, V7Method};
 
@@ -48,10 +48,10 @@ fn claim_latency(cluster: &EtcdCluster) {
 /// shared machine whose speed drifts by more than the difference between the two,
 /// criterion's separate runs (below) can disagree from one call to the next; the ratio of
 /// neighbouring rounds does not drift with it.
-fn paired(id: &Arc<LeasedId>, fixed: MachineId) {
+fn paired(ids: &Ids, fixed: MachineId) {
     for method in V7Method::ALL {
         let mut own = V7Generator::new(method).with_machine_id(fixed).unwrap();
-        let mut leased = FleetGenerator::v7(id.clone(), method).unwrap();
+        let mut leased = FleetGenerator::v7(ids.of(method), method).unwrap();
         let mut buf = [Uuid::NIL; BATCH];
         let mut batch_ratios = Vec::new();
         let mut single_ratios = Vec::new();
@@ -92,13 +92,36 @@ fn paired(id: &Arc<LeasedId>, fixed: MachineId) {
     }
 }
 
+/// An ID for each placement the v7 methods need (a fleet has one placement).
+struct Ids {
+    v7: Arc<LeasedId>,
+    random: Arc<LeasedId>,
+}
+
+impl Ids {
+    fn of(&self, method: V7Method) -> Arc<LeasedId> {
+        match Placement::of_v7(method) {
+            Placement::V7Random => self.random.clone(),
+            _ => self.v7.clone(),
+        }
+    }
+}
+
 fn main() {
     let cluster = EtcdCluster::start(3);
     claim_latency(&cluster);
-    let cfg = FleetConfig::new(&cluster.endpoints_arg(), "bench", 4).unwrap();
-    let id = Arc::new(LeasedId::claim(&cfg).unwrap());
-    let fixed = MachineId::new(id.machine_id().value(), 4).unwrap();
-    paired(&id, fixed);
+    let claim = |fleet: &str, placement| {
+        let cfg = FleetConfig::new(&cluster.endpoints_arg(), fleet, 4)
+            .unwrap()
+            .with_placement(placement);
+        Arc::new(LeasedId::claim(&cfg).unwrap())
+    };
+    let ids = Ids {
+        v7: claim("bench", Placement::V7),
+        random: claim("bench-random", Placement::V7Random),
+    };
+    let fixed = MachineId::new(ids.v7.machine_id().value(), 4).unwrap();
+    paired(&ids, fixed);
 
     let mut c = Criterion::default().configure_from_args();
     for method in V7Method::ALL {
@@ -106,7 +129,7 @@ fn main() {
         g.throughput(Throughput::Elements(1));
         let mut own = V7Generator::new(method).with_machine_id(fixed).unwrap();
         g.bench_function("fixed", |b| b.iter(|| black_box(own.next())));
-        let mut leased = FleetGenerator::v7(id.clone(), method).unwrap();
+        let mut leased = FleetGenerator::v7(ids.of(method), method).unwrap();
         g.bench_function("leased", |b| {
             b.iter(|| black_box(leased.try_next().unwrap()))
         });

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use uuidkit::Uuid;
-use uuidkit::fleet::{FleetConfig, FleetError, FleetGenerator, LeasedId};
+use uuidkit::fleet::{FleetConfig, FleetError, FleetGenerator, LeasedId, Placement};
 use uuidkit::generator::v7::V7Method;
 
 use crate::etcd_cluster::EtcdCluster;
@@ -87,49 +87,63 @@ fn a_claim_waits_for_a_free_id_up_to_its_deadline() {
 #[test]
 fn the_next_holder_of_an_id_starts_above_everything_the_last_one_made() {
     let c = EtcdCluster::start(1);
-    let cfg = config(&c, "handover", 1);
-    let mut last = Uuid::NIL;
-    let mut seen = HashSet::new();
-    // Every v7 method and a draft layout in turn on ID 0, each holder after the last.
-    for round in 0..4 {
-        let id = Arc::new(LeasedId::claim(&cfg).unwrap());
-        assert_eq!(id.machine_id().value(), 0);
-        let status = id.status();
-        if round > 0 {
-            // The previous holder lowered its mark to what it used before it left.
-            assert_eq!(status.floor_ms, ms_of(last) + 1, "round {round}");
-        }
-        let mut batch = vec![Uuid::NIL; 20_000];
-        match round {
-            0 => FleetGenerator::v7(id.clone(), V7Method::Counter)
-                .unwrap()
-                .try_fill(&mut batch),
-            1 => FleetGenerator::v7(id.clone(), V7Method::Random)
-                .unwrap()
-                .try_fill(&mut batch),
-            2 => FleetGenerator::v7(id.clone(), V7Method::Precision)
-                .unwrap()
-                .try_fill(&mut batch),
-            _ => {
-                let mut g = FleetGenerator::v7(id.clone(), V7Method::Counter).unwrap();
-                batch.iter_mut().try_for_each(|u| {
-                    *u = g.try_next()?;
-                    Ok(())
-                })
+    // Holders of ID 0 in turn, each after the last: v7's methods that share a placement
+    // in one fleet, Method 2 in one of its own; batches and single UUIDs.
+    type Round<'a> = (&'a str, Placement, &'a [(V7Method, bool)]);
+    let rounds: [Round; 2] = [
+        (
+            "handover",
+            Placement::V7,
+            &[
+                (V7Method::Counter, true),
+                (V7Method::Precision, true),
+                (V7Method::Counter, false),
+            ],
+        ),
+        (
+            "handover-random",
+            Placement::V7Random,
+            &[(V7Method::Random, true), (V7Method::Random, false)],
+        ),
+    ];
+    for (fleet, placement, methods) in rounds {
+        let cfg = config(&c, fleet, 1).with_placement(placement);
+        let mut last = Uuid::NIL;
+        let mut seen = HashSet::new();
+        for (round, &(method, in_batches)) in methods.iter().enumerate() {
+            let id = Arc::new(LeasedId::claim(&cfg).unwrap());
+            assert_eq!(id.machine_id().value(), 0);
+            let status = id.status();
+            if round > 0 {
+                // The previous holder lowered its mark to what it used before it left.
+                assert_eq!(status.floor_ms, ms_of(last) + 1, "{fleet} {round}");
             }
+            let mut batch = vec![Uuid::NIL; 20_000];
+            let mut g = FleetGenerator::v7(id.clone(), method).unwrap();
+            if in_batches {
+                g.try_fill(&mut batch).unwrap();
+            } else {
+                for u in batch.iter_mut() {
+                    *u = g.try_next().unwrap();
+                }
+            }
+            drop(g);
+            assert!(
+                batch[0] > last,
+                "{fleet} {round}: {} after {last}",
+                batch[0]
+            );
+            assert!(batch.windows(2).all(|w| w[0] < w[1]));
+            // Every UUID is at or below the mark etcd holds.
+            let m = mark(&c, fleet, 0).unwrap();
+            assert!(batch.iter().all(|u| ms_of(*u) <= m));
+            seen.extend(batch.iter().copied());
+            last = *batch.last().unwrap();
+            Arc::try_unwrap(id).unwrap().release();
+            assert_eq!(mark(&c, fleet, 0), Some(ms_of(last)));
         }
-        .unwrap();
-        assert!(batch[0] > last, "round {round}: {} after {last}", batch[0]);
-        assert!(batch.windows(2).all(|w| w[0] < w[1]));
-        // Every UUID is at or below the mark etcd holds.
-        let m = mark(&c, "handover", 0).unwrap();
-        assert!(batch.iter().all(|u| ms_of(*u) <= m));
-        seen.extend(batch.iter().copied());
-        last = *batch.last().unwrap();
-        Arc::try_unwrap(id).unwrap().release();
-        assert_eq!(mark(&c, "handover", 0), Some(ms_of(last)));
+        assert_eq!(seen.len(), 20_000 * methods.len());
     }
-    assert_eq!(seen.len(), 80_000);
 }
 
 #[test]
@@ -143,12 +157,13 @@ fn a_mark_ahead_of_the_clock_is_where_the_next_holder_starts() {
         ahead.to_string().as_bytes(),
     )
     .unwrap();
-    let id = Arc::new(LeasedId::claim(&config(&c, "ahead", 1)).unwrap());
+    let layout = "draft-v7-us".parse().unwrap();
+    let cfg = config(&c, "ahead", 1).with_placement(Placement::Draft(layout));
+    let id = Arc::new(LeasedId::claim(&cfg).unwrap());
     let s = id.status();
     assert_eq!(s.floor_ms, ahead + 1);
     let behind = s.clock_behind.unwrap();
     assert!(behind > Duration::from_secs(3590) && behind <= Duration::from_secs(3600));
-    let layout = "draft-v7-us".parse().unwrap();
     let mut g = FleetGenerator::draft(id.clone(), layout).unwrap();
     let u = g.try_next().unwrap();
     let d = uuidkit::layout::decode_as(&u, layout).unwrap();
@@ -304,10 +319,14 @@ fn an_unreachable_etcd_is_an_error_naming_it() {
 fn widths_the_layout_has_no_room_for_are_refused() {
     let c = EtcdCluster::start(1);
     // 31 bits fit v7 (every method); b1 is not a draft layout and has no machine ID.
-    let id = Arc::new(LeasedId::claim(&config(&c, "wide", 31)).unwrap());
+    let cfg = config(&c, "wide", 31).with_placement(Placement::V7Random);
+    let id = Arc::new(LeasedId::claim(&cfg).unwrap());
     assert!(FleetGenerator::v7(id.clone(), V7Method::Random).is_ok());
+    let b1 = "b1".parse().unwrap();
+    let cfg = config(&c, "wide-b1", 31).with_placement(Placement::Draft(b1));
+    let id = Arc::new(LeasedId::claim(&cfg).unwrap());
     assert!(matches!(
-        FleetGenerator::draft(id.clone(), "b1".parse().unwrap()),
+        FleetGenerator::draft(id.clone(), b1),
         Err(FleetError::BadBits { .. })
     ));
 }
@@ -445,4 +464,44 @@ fn a_floor_near_the_end_of_the_layouts_range_is_skipped() {
     let id = LeasedId::claim(&cfg).unwrap();
     assert_eq!(id.machine_id().value(), 1);
     assert_eq!(id.status().skipped, vec![(0, end_2106 - 1000)]);
+}
+
+/// A fleet records its width and where its IDs go at its first claim; a claim of another
+/// width or placement is refused naming both, and writes nothing; a generator of another
+/// placement cannot be built on an ID.
+#[test]
+fn mixed_widths_and_placements_in_one_fleet_are_refused() {
+    let c = EtcdCluster::start(1);
+    let first = LeasedId::claim(&config(&c, "geo", 2)).unwrap();
+    assert_eq!(
+        c.get(0, b"/uuidkit/geo/geometry").unwrap().as_deref(),
+        Some(&b"bits=2 place=v7"[..])
+    );
+    let layout = "draft-v7-us".parse().unwrap();
+    for cfg in [
+        config(&c, "geo", 1),
+        config(&c, "geo", 2).with_placement(Placement::V7Random),
+        config(&c, "geo", 2).with_placement(Placement::Draft(layout)),
+    ] {
+        let e = LeasedId::claim(&cfg).unwrap_err();
+        assert!(matches!(e, FleetError::Geometry { .. }), "{e}");
+        let text = e.to_string();
+        assert!(text.contains("\"bits=2 place=v7\""), "{text}");
+    }
+    // Only the first holder's key: nothing was written by the refused claims.
+    assert!(holder(&c, "geo", 1).is_none());
+    // The same geometry joins.
+    let second = LeasedId::claim(&config(&c, "geo", 2)).unwrap();
+    assert_eq!(second.machine_id().value(), 1);
+    let id = Arc::new(first);
+    assert!(matches!(
+        FleetGenerator::v7(id.clone(), V7Method::Random),
+        Err(FleetError::Geometry { .. })
+    ));
+    assert!(FleetGenerator::v7(id.clone(), V7Method::Precision).is_ok());
+    // A geometry that is not what uuidkit writes is garbage, named.
+    c.put(0, b"/uuidkit/geo2/geometry", b"bits=99 place=v7")
+        .unwrap();
+    let e = LeasedId::claim(&config(&c, "geo2", 2)).unwrap_err();
+    assert!(matches!(e, FleetError::Garbage { .. }), "{e}");
 }

@@ -314,9 +314,11 @@ fn claim_fleet(args: &Args) -> Result<Option<fleet::Fleet>, String> {
         };
         flag(which, e)
     })?;
+    // Its clients choose their methods: a fleet of services only (docs/daemon.md).
     cfg = cfg
         .with_ttl(Duration::from_secs(args.lease_ttl))
-        .map_err(|e| flag("--lease-ttl", e))?;
+        .map_err(|e| flag("--lease-ttl", e))?
+        .with_placement(uuidkit::fleet::Placement::Service);
     if let Some(w) = args.claim_wait {
         cfg = cfg.with_wait(seconds("claim-wait", w)?);
     }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::error::ErrorKind;
-use uuidkit::fleet::{FleetConfig, FleetError, FleetGenerator, LAST_MARK_MS, LeasedId};
+use uuidkit::fleet::{FleetConfig, FleetError, FleetGenerator, LAST_MARK_MS, LeasedId, Placement};
 use uuidkit::generator::timed::Stamp;
 use uuidkit::store::GeneratorKind;
 
@@ -50,17 +50,21 @@ fn config(a: &GenArgs) -> Result<FleetConfig, Failure> {
 }
 
 /// Runs `gen` with an ID leased for the run, from the generator `make` builds on it.
-/// `kind` is what the generator leases: its range's end bounds the marks.
+/// `kind` is what the generator leases (its range's end bounds the marks), `placement`
+/// where it puts the ID (the fleet's geometry).
 pub(super) fn run<S: Stamp>(
     a: &GenArgs,
     out: &mut impl Write,
     kind: GeneratorKind,
+    placement: Placement,
     make: impl FnOnce(Arc<LeasedId>) -> Result<FleetGenerator<S>, FleetError>,
 ) -> Result<Status, Failure> {
     let last_ms = kind
         .position_time(kind.max_position())
         .map_or(LAST_MARK_MS, |(t, _)| t.millis_since_epoch());
-    let cfg = config(a)?.with_last_millis(last_ms);
+    let cfg = config(a)?
+        .with_last_millis(last_ms)
+        .with_placement(placement);
     let id = Arc::new(LeasedId::claim(&cfg).map_err(|e| Failure::Message(e.to_string()))?);
     let s = id.status();
     if let Some(w) = s.skipped_warning() {
@@ -94,6 +98,21 @@ pub(super) fn run<S: Stamp>(
                     if let Err(e) = id.wait_open(left) {
                         return Err(Stopped::all(Failure::Message(e.to_string())));
                     }
+                }
+                // The generator ran ahead of the clock by more than the mark may (a layout
+                // of few UUIDs per unit, borrowing later units in a burst): wait for the
+                // clock, as long as the fence's bound allows, and go on. The batch made is
+                // not handed out; the next one continues above it.
+                Err(FleetError::TooFarAhead {
+                    wanted_ms,
+                    bound_ms,
+                    ..
+                }) if Duration::from_millis(wanted_ms.saturating_sub(bound_ms))
+                    < fence_wait.saturating_sub(started.elapsed()) =>
+                {
+                    std::thread::sleep(Duration::from_millis(
+                        wanted_ms.saturating_sub(bound_ms) + 1,
+                    ));
                 }
                 Err(e) => return Err(Stopped::all(Failure::Message(e.to_string()))),
             }

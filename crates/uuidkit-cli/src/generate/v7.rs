@@ -5,6 +5,7 @@ use std::io::Write;
 use std::sync::Arc;
 
 use uuidkit::fleet::FleetGenerator;
+use uuidkit::fleet::Placement;
 use uuidkit::generator::v7::{V7Generator, V7Method};
 use uuidkit::service::client::DaemonClient;
 use uuidkit::store::GeneratorKind;
@@ -26,7 +27,7 @@ pub(super) fn run(
         MethodArg::Precision => V7Method::Precision,
     };
     if a.machine_id == Some(MachineIdArg::Etcd) {
-        return fleet::run(a, out, GeneratorKind::V7, |id| {
+        return fleet::run(a, out, GeneratorKind::V7, Placement::of_v7(method), |id| {
             FleetGenerator::v7(id, method)
         });
     }

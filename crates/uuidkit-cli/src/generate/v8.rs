@@ -7,6 +7,7 @@ use std::io::Write;
 use std::sync::Arc;
 
 use uuidkit::fleet::FleetGenerator;
+use uuidkit::fleet::Placement;
 use uuidkit::generator::draft::DraftGenerator;
 use uuidkit::generator::v8::V8Generator;
 use uuidkit::layout::{self, Layout};
@@ -54,9 +55,13 @@ pub(super) fn run_layout(
         return run_raw(a, out);
     };
     if a.machine_id == Some(MachineIdArg::Etcd) {
-        return fleet::run(a, out, GeneratorKind::Draft(layout), |id| {
-            FleetGenerator::draft(id, layout)
-        });
+        return fleet::run(
+            a,
+            out,
+            GeneratorKind::Draft(layout),
+            Placement::Draft(layout),
+            |id| FleetGenerator::draft(id, layout),
+        );
     }
     let id = machine_id(a, Some(layout))?;
     let bad = |e: &dyn std::fmt::Display| Failure::Message(e.to_string());

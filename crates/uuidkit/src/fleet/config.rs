@@ -27,6 +27,81 @@ pub struct FleetConfig {
     ttl: Duration,
     wait: Option<Duration>,
     last_ms: u64,
+    placement: Placement,
+}
+
+/// Where the generators of a fleet put their machine IDs: with the width, the bits an ID
+/// occupies. A fleet records it at its first claim (`/uuidkit/<fleet>/geometry`) and
+/// every later claim must match it, so that no two holders' IDs can overlap (an ID of
+/// one placement can equal the random bits of another).
+///
+/// ```
+/// use uuidkit::fleet::Placement;
+/// use uuidkit::generator::v7::V7Method;
+/// assert_eq!(Placement::of_v7(V7Method::Precision), Placement::V7);
+/// assert_eq!(Placement::of_v7(V7Method::Random).to_string(), "v7-random");
+/// assert_eq!(Placement::Draft("draft-v7-us".parse().unwrap()).to_string(), "draft-v7-us");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Placement {
+    /// v7 Method 1 (`counter`) and Method 3 (`precision`): the head of the 32 random
+    /// bits after the counter. The default.
+    V7,
+    /// v7 Method 2 (`random`): the last bits of `rand_b`.
+    V7Random,
+    /// A 2021 draft layout: the head of its random bits.
+    Draft(crate::layout::Layout),
+    /// A `uuidkitd` in fleet mode, whose clients choose their method (see
+    /// docs/daemon.md): a fleet of services only.
+    Service,
+}
+
+impl Placement {
+    /// Where a v7 generator of `method` puts the ID.
+    pub fn of_v7(method: crate::generator::v7::V7Method) -> Placement {
+        match method {
+            crate::generator::v7::V7Method::Random => Placement::V7Random,
+            _ => Placement::V7,
+        }
+    }
+}
+
+impl core::fmt::Display for Placement {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Placement::V7 => f.write_str("v7"),
+            Placement::V7Random => f.write_str("v7-random"),
+            Placement::Draft(l) => f.write_str(l.name()),
+            Placement::Service => f.write_str("service"),
+        }
+    }
+}
+
+/// A fleet's geometry as its key holds it: `bits=<B> place=<placement>`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Geometry;
+
+impl Geometry {
+    /// The text for width `bits` and `place`.
+    pub(crate) fn text(bits: u32, place: Placement) -> String {
+        format!("bits={bits} place={place}")
+    }
+
+    /// Whether `text` is a geometry uuidkit writes (any placement name of the right
+    /// form, so that a newer placement is a mismatch, not garbage).
+    pub(crate) fn parse(text: &str) -> Option<(u32, &str)> {
+        let (bits, place) = text.strip_prefix("bits=")?.split_once(" place=")?;
+        let bits = bits
+            .parse::<u32>()
+            .ok()
+            .filter(|b| (1..=MAX_BITS).contains(b))?;
+        let ok = !place.is_empty()
+            && place.len() <= 32
+            && place
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+        ok.then_some((bits, place))
+    }
 }
 
 /// The last Unix millisecond v7 can stamp (2^48 − 1, in the year 10889): no mark is ever
@@ -81,7 +156,30 @@ impl FleetConfig {
             ttl: DEFAULT_TTL,
             wait: None,
             last_ms: LAST_MARK_MS,
+            placement: Placement::V7,
         })
+    }
+
+    /// The same for generators that put the ID at `placement` (by default
+    /// [`Placement::V7`]: v7 `counter` and `precision`). The fleet's first claim records
+    /// it with the width; a claim with another is refused
+    /// ([`FleetError::Geometry`]), and a [`FleetGenerator`](super::FleetGenerator) of
+    /// another placement cannot be built on the ID.
+    ///
+    /// ```
+    /// use uuidkit::fleet::{FleetConfig, Placement};
+    /// let c = FleetConfig::new("http://127.0.0.1:2379", "web", 3)?.with_placement(Placement::V7Random);
+    /// assert_eq!(c.placement(), Placement::V7Random);
+    /// # Ok::<(), uuidkit::fleet::FleetError>(())
+    /// ```
+    pub fn with_placement(mut self, placement: Placement) -> FleetConfig {
+        self.placement = placement;
+        self
+    }
+
+    /// Where the fleet's generators put the ID.
+    pub fn placement(&self) -> Placement {
+        self.placement
     }
 
     /// The same for generators whose layout ends before v7's: `last_ms` is the last Unix

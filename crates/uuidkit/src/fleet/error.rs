@@ -88,6 +88,16 @@ pub enum FleetError {
         /// The ID that was held.
         id: u64,
     },
+    /// The fleet's recorded geometry (width and placement) is not this claim's, or a
+    /// generator's placement is not its ID's claim's: their IDs could overlap.
+    Geometry {
+        /// The fleet.
+        fleet: String,
+        /// What the fleet (or the ID's claim) holds.
+        found: String,
+        /// What was asked.
+        asked: String,
+    },
     /// This process was forked from the holder: only the holder may use the ID.
     Forked {
         /// The ID.
@@ -107,7 +117,9 @@ pub enum FleetError {
     },
     /// A UUID would need the mark past the bound a holder keeps to: its own clock (or
     /// its floor, if later) plus a time-to-live, and never past the last millisecond its
-    /// generators can stamp. Nothing was written.
+    /// generators can stamp. Nothing was written. A generator that ran ahead of the clock
+    /// in a burst (a layout of few UUIDs per unit borrows later units) can wait
+    /// `wanted_ms − bound_ms` and go on, as `uuidkit gen` does within `--fence-wait`.
     TooFarAhead {
         /// The ID.
         id: u64,
@@ -169,6 +181,16 @@ impl fmt::Display for FleetError {
                 f,
                 "machine ID {id}: the lease is gone (expired at etcd); the ID may be \
                  another host's now"
+            ),
+            FleetError::Geometry {
+                fleet,
+                found,
+                asked,
+            } => write!(
+                f,
+                "fleet {fleet:?} is {found:?}, not {asked:?}: IDs of another width or \
+                 placement could share bits with its holders'; give every holder of a fleet \
+                 the same --machine-id-bits and method (or layout), or use another fleet"
             ),
             FleetError::MarksAhead {
                 fleet,

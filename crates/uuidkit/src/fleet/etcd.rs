@@ -45,6 +45,8 @@ pub(crate) struct Etcd {
 /// What the fleet's keys say: the IDs with a live holder, and each ID's mark.
 #[derive(Debug, Default)]
 pub(crate) struct Scan {
+    /// The fleet's geometry as written, and the revision it was written at.
+    pub(crate) geometry: Option<(String, i64)>,
     pub(crate) held: BTreeSet<u64>,
     /// Each ID's mark (Unix ms) and the revision it was written at.
     pub(crate) marks: BTreeMap<u64, (u64, i64)>,
@@ -284,7 +286,7 @@ impl Etcd {
 
     /// Reads every key of the fleet; any that uuidkit did not write is an error naming it.
     pub(crate) async fn scan(&mut self) -> Result<Scan, FleetError> {
-        let prefix = keys::prefix(&self.fleet);
+        let prefix = keys::fleet_prefix(&self.fleet);
         let range = RangeRequest {
             range_end: prefix_end(prefix.as_bytes()),
             key: prefix.clone().into_bytes(),
@@ -295,7 +297,8 @@ impl Etcd {
             .await?;
         let mut scan = Scan::default();
         for kv in &resp.kvs {
-            match keys::parse(&prefix, &kv.key, &kv.value)? {
+            match keys::parse_fleet(&self.fleet, &kv.key, &kv.value)? {
+                Entry::Geometry(g) => scan.geometry = Some((g, kv.mod_revision)),
                 Entry::Holder(n) => {
                     scan.held.insert(n);
                 }
@@ -333,10 +336,13 @@ impl Etcd {
         who: &str,
         scanned: Option<i64>,
         first_mark: u64,
+        geometry: (&str, Option<i64>),
     ) -> Result<bool, FleetError> {
         let holder = keys::holder(&self.fleet, n);
         let mark = keys::mark(&self.fleet, n);
-        let compare = vec![
+        let (ours, scanned_geometry) = geometry;
+        let geometry_key = keys::geometry(&self.fleet);
+        let mut compare = vec![
             equal(
                 holder.clone(),
                 CompareTarget::Create,
@@ -349,10 +355,21 @@ impl Etcd {
                 TargetUnion::ModRevision(scanned.unwrap_or(0)),
             ),
         ];
-        let success = vec![
+        let mut success = vec![
             put(holder, who.to_string(), lease),
             put(mark, first_mark.to_string(), 0),
         ];
+        // The geometry the scan found (the caller checked it is ours) is still there,
+        // unchanged; or there was none, and this claim writes it, unless another got
+        // there first (then look again, and compare with what it wrote).
+        compare.push(equal(
+            geometry_key.clone(),
+            CompareTarget::Mod,
+            TargetUnion::ModRevision(scanned_geometry.unwrap_or(0)),
+        ));
+        if scanned_geometry.is_none() {
+            success.push(put(geometry_key, ours.to_string(), 0));
+        }
         self.txn("claiming an ID", compare, success).await
     }
 

@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use super::config::Placement;
 use super::error::FleetError;
 use super::holder::LeasedId;
 use crate::generator::draft::{DraftGenerator, DraftStamp};
@@ -31,9 +32,12 @@ use crate::uuid::Uuid;
 ///
 /// ```no_run
 /// use std::sync::Arc;
-/// use uuidkit::fleet::{FleetConfig, FleetGenerator, LeasedId};
-/// let id = Arc::new(LeasedId::claim(&FleetConfig::new("http://127.0.0.1:2379", "web", 3)?)?);
-/// let mut g = FleetGenerator::draft(id, "draft-v7-us".parse().unwrap())?;
+/// use uuidkit::fleet::{FleetConfig, FleetGenerator, LeasedId, Placement};
+/// let layout = "draft-v7-us".parse().unwrap();
+/// let cfg = FleetConfig::new("http://127.0.0.1:2379", "web", 3)?
+///     .with_placement(Placement::Draft(layout));
+/// let id = Arc::new(LeasedId::claim(&cfg)?);
+/// let mut g = FleetGenerator::draft(id, layout)?;
 /// let mut batch = [uuidkit::Uuid::NIL; 256];
 /// g.try_fill(&mut batch)?;
 /// assert!(batch.windows(2).all(|w| w[0] < w[1]));
@@ -75,8 +79,10 @@ impl FleetGenerator<V7Stamp> {
     ///
     /// # Errors
     ///
-    /// [`FleetError::BadBits`] for an ID wider than 31 bits.
+    /// [`FleetError::BadBits`] for an ID wider than 31 bits, [`FleetError::Geometry`]
+    /// when the ID was claimed for another [`Placement`] than `method`'s.
     pub fn v7(id: Arc<LeasedId>, method: V7Method) -> Result<Self, FleetError> {
+        id.check_placement(Placement::of_v7(method))?;
         let m = id.machine_id();
         let g = V7Generator::new(method)
             .with_machine_id(m)
@@ -91,8 +97,10 @@ impl FleetGenerator<DraftStamp> {
     /// # Errors
     ///
     /// [`FleetError::BadBits`] for an ID the layout's random bits cannot hold with one to
-    /// spare, and for `b1`/`b2`, which are not the draft's.
+    /// spare, and for `b1`/`b2`, which are not the draft's; [`FleetError::Geometry`]
+    /// when the ID was claimed for another [`Placement`].
     pub fn draft(id: Arc<LeasedId>, layout: Layout) -> Result<Self, FleetError> {
+        id.check_placement(Placement::Draft(layout))?;
         let m = id.machine_id();
         let g = DraftGenerator::new(layout)
             .map_err(|_| FleetError::BadBits {

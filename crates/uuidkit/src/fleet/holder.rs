@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::Notify;
 
-use super::config::{CLAIM_HORIZON, FleetConfig};
+use super::config::{CLAIM_HORIZON, FleetConfig, Geometry, Placement};
 use super::error::FleetError;
 use super::etcd::Etcd;
 use crate::generator::machine_id::MachineId;
@@ -120,6 +120,8 @@ struct Shared {
     last_ms: u64,
     /// Free IDs the claim skipped for a mark too far ahead, with their marks.
     skipped: Vec<(u64, u64)>,
+    /// Where the ID goes: every generator on it must put it there.
+    placement: Placement,
     /// The latest Unix millisecond a generator handed out a UUID for (reported when it
     /// is dropped): on release the mark comes down to it, so that a holder that ran for a
     /// moment does not leave the next one a time-to-live ahead of the clock.
@@ -225,6 +227,23 @@ impl LeasedId {
     /// The ID.
     pub fn machine_id(&self) -> MachineId {
         self.shared.id
+    }
+
+    /// Where the ID goes, as the claim recorded it for the fleet.
+    pub fn placement(&self) -> Placement {
+        self.shared.placement
+    }
+
+    /// `Ok` if a generator that puts the ID at `place` may use it.
+    pub(crate) fn check_placement(&self, place: Placement) -> Result<(), FleetError> {
+        if place == self.shared.placement {
+            return Ok(());
+        }
+        Err(FleetError::Geometry {
+            fleet: self.shared.fleet.clone(),
+            found: Geometry::text(self.shared.id.bits(), self.shared.placement),
+            asked: Geometry::text(self.shared.id.bits(), place),
+        })
     }
 
     /// Where things stand.
@@ -463,6 +482,19 @@ async fn claim(cfg: &FleetConfig, timeout: Duration) -> Result<(Etcd, Shared), F
             })
             .take(64)
             .collect();
+        // The geometry first: a fleet of another width or placement is refused before
+        // anything is written.
+        let ours = Geometry::text(cfg.bits(), cfg.placement());
+        if let Some((found, _)) = &scan.geometry
+            && *found != ours
+        {
+            return Err(FleetError::Geometry {
+                fleet: cfg.fleet().to_string(),
+                found: found.clone(),
+                asked: ours,
+            });
+        }
+        let geometry_rev = scan.geometry.as_ref().map(|(_, rev)| *rev);
         if free.is_empty() && !skipped.is_empty() && cfg.wait().is_none() {
             return Err(FleetError::MarksAhead {
                 fleet: cfg.fleet().to_string(),
@@ -477,7 +509,14 @@ async fn claim(cfg: &FleetConfig, timeout: Duration) -> Result<(Etcd, Shared), F
                 let scanned = scan.marks.get(&n).copied();
                 let first = First::new(cfg, scanned.map(|(ms, _)| ms));
                 if etcd
-                    .take(n, lease, &who, scanned.map(|(_, rev)| rev), first.mark)
+                    .take(
+                        n,
+                        lease,
+                        &who,
+                        scanned.map(|(_, rev)| rev),
+                        first.mark,
+                        (&ours, geometry_rev),
+                    )
                     .await?
                 {
                     return Ok((etcd, start(cfg, n, lease, first, sent, skipped)?));
@@ -578,6 +617,7 @@ fn start(
         clock_behind: first.clock_behind,
         last_ms: cfg.last_millis(),
         skipped,
+        placement: cfg.placement(),
         used: AtomicU64::new(0),
         want: Mutex::new(0),
         raised: Condvar::new(),
@@ -637,9 +677,11 @@ async fn keep(mut etcd: Etcd, s: Arc<Shared>) {
         if want > mark || mark < now.saturating_add(half) {
             // Saturating, and never past what the generators can stamp (nor what
             // uuidkit reads back as a mark); `raise` refuses a `want` beyond that.
-            let new = want
-                .max(now)
+            // A time-to-live past the clock: room for the callers until the next raise,
+            // and no more (what a caller wanted was itself within that of its clock).
+            let new = now
                 .saturating_add(s.ttl.as_millis() as u64)
+                .max(want)
                 .min(s.last_ms);
             if new <= mark {
                 continue;

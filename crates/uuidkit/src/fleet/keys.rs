@@ -7,12 +7,26 @@
 //!   milliseconds (decimal ASCII), with no lease: it outlives every holder. A holder
 //!   issues nothing stamped after its mark, and raises it ahead of time; the next holder
 //!   starts strictly above it.
+//! - `/uuidkit/<fleet>/geometry`: which bits an ID occupies, `bits=<B> place=<where>`
+//!   ([`Placement`](super::Placement)), written by the fleet's first claim and compared
+//!   by every later one in its claim transaction: holders that would put their IDs in
+//!   different bits (another width, another method) never share a fleet.
 
 use super::error::FleetError;
 
-/// The prefix of every key of `fleet`.
+/// The prefix of every key of `fleet`'s IDs.
 pub(crate) fn prefix(fleet: &str) -> String {
     format!("/uuidkit/{fleet}/machine-id/")
+}
+
+/// The prefix of every key of `fleet`: its IDs' and its geometry.
+pub(crate) fn fleet_prefix(fleet: &str) -> String {
+    format!("/uuidkit/{fleet}/")
+}
+
+/// The fleet's geometry key.
+pub(crate) fn geometry(fleet: &str) -> String {
+    format!("/uuidkit/{fleet}/geometry")
 }
 
 /// The holder key of ID `n`.
@@ -32,6 +46,24 @@ pub(crate) enum Entry {
     Holder(u64),
     /// The mark of ID `n`, in Unix milliseconds.
     Mark(u64, u64),
+    /// The fleet's geometry, as written.
+    Geometry(String),
+}
+
+/// A key of `fleet` (under [`fleet_prefix`]) and its value: the geometry, or a key of
+/// an ID ([`parse`]); else the garbage error naming them.
+pub(crate) fn parse_fleet(fleet: &str, key: &[u8], value: &[u8]) -> Result<Entry, FleetError> {
+    if key != geometry(fleet).as_bytes() {
+        return parse(&prefix(fleet), key, value);
+    }
+    core::str::from_utf8(value)
+        .ok()
+        .filter(|v| super::config::Geometry::parse(v).is_some())
+        .map(|v| Entry::Geometry(v.to_string()))
+        .ok_or_else(|| FleetError::Garbage {
+            key: geometry(fleet),
+            value: String::from_utf8_lossy(&value[..value.len().min(64)]).into_owned(),
+        })
 }
 
 /// A key under `prefix` and its value, or the garbage error naming them.

@@ -34,7 +34,7 @@ mod generator;
 mod holder;
 mod keys;
 
-pub use config::{CLAIM_HORIZON, DEFAULT_TTL, FleetConfig, LAST_MARK_MS, MAX_BITS};
+pub use config::{CLAIM_HORIZON, DEFAULT_TTL, FleetConfig, LAST_MARK_MS, MAX_BITS, Placement};
 pub use error::FleetError;
 pub use generator::FleetGenerator;
 pub use holder::{LeaseStatus, LeasedId};
