@@ -269,3 +269,31 @@ fn a_range_used_up_by_a_clock_far_ahead_stops_gen_and_says_why() {
     }
     assert_eq!(first.len(), 3);
 }
+
+/// One process whose clock is at the end of a layout's range uses it up as it runs: the
+/// UUID that would step back is never written in silence. `gen` stops (exit 1) with the
+/// used-up message, and everything it wrote before strictly increases.
+#[test]
+fn a_range_used_up_during_a_run_stops_it_without_a_step_back() {
+    let dir = TempDir::new("used-up-run");
+    let state = dir.join("state");
+    let mut c = uuidkit();
+    c.args([
+        "gen",
+        "v8",
+        "--layout",
+        "draft-v8-32",
+        "-n",
+        "4098",
+        "--state",
+    ])
+    .arg(&state);
+    faked(&mut c, "@2250-01-01 00:00:00");
+    let out = c.output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("positions are used up"), "{err}");
+    let wrote = state_common::uuids(&out.stdout);
+    assert!(wrote.len() <= 4096, "{}", wrote.len());
+    assert!(strictly_increasing(&wrote), "stepped back");
+}

@@ -328,7 +328,9 @@ fn a_link_at_the_lock_name_is_not_followed() {
 }
 
 /// As the kernel's `protected_symlinks`: another user's link in a sticky directory that
-/// anyone may write is not followed (as root: the link is made another user's).
+/// anyone may write is not followed where the kernel would not follow it (as root: the
+/// link is made another user's); where the setting is 0, the kernel follows it, and so
+/// does the store.
 #[test]
 fn another_users_link_in_a_sticky_open_directory_is_not_followed() {
     use std::os::unix::fs::PermissionsExt;
@@ -351,6 +353,19 @@ fn another_users_link_in_a_sticky_open_directory_is_not_followed() {
     }
     let out = gen_bounded(&open.join("state"));
     assert!(out.status.success(), "{:?}\n{}", out.status, stderr(&out));
+    let protected = std::fs::read_to_string("/proc/sys/fs/protected_symlinks")
+        .map_or(true, |v| v.trim() != "0");
+    if !protected {
+        // The kernel follows it here: the link leads to the state file (which holds
+        // text of another kind: damage, repaired).
+        assert!(
+            !stderr(&out).contains("protected_symlinks"),
+            "{}",
+            stderr(&out)
+        );
+        assert!(dir.join("victim.lock").exists());
+        return;
+    }
     assert!(
         stderr(&out).contains("protected_symlinks"),
         "{}",
@@ -358,4 +373,104 @@ fn another_users_link_in_a_sticky_open_directory_is_not_followed() {
     );
     assert_eq!(std::fs::read(&victim).unwrap(), b"precious");
     assert!(!dir.join("victim.lock").exists());
+}
+
+/// `/dev/fd/N` and `/proc/self/fd/N` stand for an open file, not a place: once a write
+/// renamed a new file over the name, the link's text reads `… (deleted)`. Refused with a
+/// warning naming why (the run goes on in memory, exit 0), and nothing is created under
+/// such a name.
+#[test]
+fn a_descriptor_link_in_proc_is_refused() {
+    let dir = TempDir::new("names-fd");
+    let state = dir.join("st");
+    assert!(gen_cmd("v6", 1, &state).output().unwrap().status.success());
+    let before = std::fs::read(&state).unwrap();
+    for name in ["/dev/fd/0", "/proc/self/fd/0"] {
+        let mut c = gen_cmd("v6", 3, Path::new(name));
+        c.stdin(std::fs::File::open(&state).unwrap());
+        let out = c.output().unwrap();
+        let err = stderr(&out);
+        assert!(out.status.success(), "{name}: {err}");
+        assert!(err.contains("descriptor in /proc"), "{name}: {err}");
+        assert_eq!(uuids(&out.stdout).len(), 3);
+    }
+    let names: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert!(names.iter().all(|n| !n.contains("deleted")), "{names:?}");
+    assert_eq!(std::fs::read(&state).unwrap(), before);
+}
+
+/// Links are followed up to 40 in a row, the kernel's own limit: a chain of exactly 40
+/// leads to the file; one of 41 is an error.
+#[test]
+fn a_chain_of_forty_links_is_followed_and_forty_one_is_not() {
+    let dir = TempDir::new("names-forty");
+    std::os::unix::fs::symlink("real", dir.join("l1")).unwrap();
+    for i in 2..=41 {
+        std::os::unix::fs::symlink(format!("l{}", i - 1), dir.join(&format!("l{i}"))).unwrap();
+    }
+    let out = gen_cmd("v7", 2, &dir.join("l40")).output().unwrap();
+    assert!(
+        out.status.success() && out.stderr.is_empty(),
+        "{}",
+        stderr(&out)
+    );
+    assert!(dir.join("real").is_file());
+    let out = gen_cmd("v7", 2, &dir.join("l41")).output().unwrap();
+    assert!(
+        stderr(&out).contains("more than 40 symbolic links"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// An empty directory at the temporary file's name is removed too; a lock file that is
+/// a hard link to the state file is named as such at once.
+#[test]
+fn a_directory_at_the_temporary_name_and_a_lock_linked_to_the_state() {
+    let dir = TempDir::new("names-tmpdir");
+    let state = dir.join("state");
+    std::fs::create_dir(dir.join("state.tmp")).unwrap();
+    let out = gen_cmd("v7", 2, &state).output().unwrap();
+    assert!(
+        out.status.success() && out.stderr.is_empty(),
+        "{}",
+        stderr(&out)
+    );
+    assert!(state.is_file() && !dir.join("state.tmp").exists());
+
+    let other = dir.join("other");
+    assert!(gen_cmd("v7", 1, &other).output().unwrap().status.success());
+    std::fs::hard_link(&other, dir.join("other.lock.new")).unwrap();
+    std::fs::rename(dir.join("other.lock.new"), dir.join("other.lock")).unwrap();
+    let out = gen_cmd("v7", 2, &other).output().unwrap();
+    assert!(
+        stderr(&out).contains("is a hard link to the state file"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// `state show` and `state check` look at what a path is before opening it: a socket is
+/// named as one, and not opened.
+#[test]
+fn state_show_names_a_socket_without_opening_it() {
+    let dir = TempDir::new("names-socket");
+    let sock = dir.join("sock");
+    let _listener = std::os::unix::net::UnixListener::bind(&sock).unwrap();
+    for action in ["show", "check"] {
+        let out = state_common::uuidkit()
+            .args(["state", action])
+            .arg(&sock)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{action}");
+        assert!(
+            stderr(&out).contains("is a socket"),
+            "{action}: {}",
+            stderr(&out)
+        );
+    }
 }

@@ -38,6 +38,9 @@ pub(crate) struct Monotonic {
     fork_generation: u64,
     /// Seeds are 0 (the 2021 draft's sequences), not random.
     zero_seed: bool,
+    /// The last output stepped back (the range's last tick overflowed): the next
+    /// admission leases whatever the block says.
+    stepped_back: bool,
 }
 
 pub(crate) fn random_u128(rng: &mut impl RngCore) -> u128 {
@@ -57,6 +60,7 @@ impl Monotonic {
             step,
             fork_generation: 0,
             zero_seed: false,
+            stepped_back: false,
         }
     }
 
@@ -109,6 +113,13 @@ impl Monotonic {
             // (the year 10889 for v7) there is no next tick; the counter is then seeded
             // again, the one case where order cannot be kept (documented on each
             // generator). The addition saturates, so nothing wraps to 1970.
+            if self.timestamp == self.timestamp_max {
+                // A step back, below the leased block's last: not "in the block" (outputs
+                // there only grow), so a store hears of it (and says the range is used
+                // up) rather than the step back going by in silence.
+                self.block_last = None;
+                self.stepped_back = true;
+            }
             self.timestamp = (self.timestamp + 1).min(self.timestamp_max);
             self.counter = self.seed(rng);
         }
@@ -236,6 +247,11 @@ impl Monotonic {
     ) -> (u64, u128) {
         let p = self.position(out.0, out.1);
         let clock = self.position(now.min(self.timestamp_max), 0);
+        if std::mem::take(&mut self.stepped_back) {
+            // Inside the link's block by position, but below what this generator made:
+            // only a new lease (starting above everything) may admit it.
+            link.drop_block();
+        }
         let admitted = match link.admit(kind, p, clock, None, None) {
             Admit::Use(q, _) if q != p => self.resume_at(q, rng),
             Admit::Exhausted => {

@@ -261,10 +261,12 @@ const MAX_LINKS: usize = 40;
 /// resolved where it exists. Errors only for a loop of links.
 fn resolve(path: &Path) -> Result<PathBuf, Problem> {
     let mut p = path.to_path_buf();
-    for _ in 0..MAX_LINKS {
+    // MAX_LINKS links followed, and the file they lead to looked at: one more round.
+    for _ in 0..=MAX_LINKS {
         match fs::symlink_metadata(&p) {
             Ok(m) if m.file_type().is_symlink() => {
                 refuse_planted_link(&p, &m)?;
+                refuse_descriptor_link(&p)?;
                 let target = fs::read_link(&p)
                     .map_err(|e| Problem::io(format!("read the link {}", p.display()), &e))?;
                 p = match p.parent() {
@@ -291,6 +293,23 @@ fn resolve(path: &Path) -> Result<PathBuf, Problem> {
     ))
 }
 
+/// A link in `/proc` (`/proc/self/fd/7`, and `/dev/fd/7`, which leads there) stands for
+/// an open file, not a place: its text is a name the file had when opened (`… (deleted)`
+/// once a write renamed a new file over it), which leads elsewhere, or nowhere.
+fn refuse_descriptor_link(link: &Path) -> Result<(), Problem> {
+    let in_proc = fs::canonicalize(dir_of(link)).is_ok_and(|d| d.starts_with("/proc"));
+    if in_proc {
+        return Err(Problem::io(
+            format!("follow the link {}", link.display()),
+            &std::io::Error::other(
+                "it is an open file's descriptor in /proc, which names no place the state \
+                 file stays at; give the file's own path",
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// The kernel's rule for following links (`fs.protected_symlinks`), which following
 /// them here, outside the kernel, would bypass: a link in a sticky directory that anyone
 /// may write (`/tmp`) is followed only by its owner, or when the directory's owner owns
@@ -301,7 +320,10 @@ fn refuse_planted_link(link: &Path, m: &fs::Metadata) -> Result<(), Problem> {
     let Ok(d) = fs::metadata(dir_of(link)) else {
         return Ok(());
     };
-    let sticky_and_open = d.mode() & 0o1002 == 0o1002;
+    // Where the kernel does not protect links (the setting is 0), neither does this.
+    let protected =
+        fs::read_to_string("/proc/sys/fs/protected_symlinks").map_or(true, |v| v.trim() != "0");
+    let sticky_and_open = protected && d.mode() & 0o1002 == 0o1002;
     if sticky_and_open && m.uid() != d.uid() && m.uid() != crate::platform::effective_uid() {
         return Err(Problem::io(
             format!("follow the link {}", link.display()),
@@ -474,8 +496,15 @@ impl FileStorage {
         };
         let mut f = match create() {
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                fs::remove_file(tmp)
-                    .map_err(|e| Problem::io(format!("remove {}", tmp.display()), &e))?;
+                // A directory there is removed too, if empty (one with files in it is
+                // someone's, and an error).
+                let is_dir = fs::symlink_metadata(tmp).is_ok_and(|m| m.is_dir());
+                let removed = if is_dir {
+                    fs::remove_dir(tmp)
+                } else {
+                    fs::remove_file(tmp)
+                };
+                removed.map_err(|e| Problem::io(format!("remove {}", tmp.display()), &e))?;
                 create()
             }
             other => other,
@@ -571,6 +600,7 @@ impl Storage for FileStorage {
     }
 
     fn lock(&self, timeout: Duration) -> Result<LockGuard<'_>, Problem> {
+        let started = Instant::now();
         let mut at = Resolved::of(resolve(&self.absolute)?);
         // Before anything is created beside it: a path that leads to a device, a FIFO or
         // a directory gets no lock file either.
@@ -611,7 +641,26 @@ impl Storage for FileStorage {
         locked?;
         // The lock file is the name's; the state file's own lock is what its hard links
         // share. Taken in this order by everyone, the two cannot deadlock.
-        let state_file = self.lock_file_itself(&at, timeout)?;
+        // A lock file that is the state file itself (a hard link between the two names)
+        // would be locked twice by this process: said, rather than waited out.
+        if let (Ok(state), Ok(lock)) = (fs::metadata(&at.file), file.metadata())
+            && same_file(&state, &lock)
+        {
+            return Err(Problem::io(
+                format!("lock {}", at.lock.display()),
+                &std::io::Error::other(format!(
+                    "it is a hard link to the state file {}; remove it",
+                    at.file.display()
+                )),
+            ));
+        }
+        // One timeout for both: waiting on one and then the other is one wait.
+        let left = timeout.saturating_sub(started.elapsed());
+        let state_file = self.lock_file_itself(&at, left).map_err(|p| match p {
+            Problem::LockTimeout { .. } => Problem::LockTimeout { timeout },
+            p => p,
+        })?;
+
         let mut slot = lock_slot(&self.slot);
         slot.at = Some(at);
         slot.file = state_file;
@@ -636,6 +685,9 @@ impl Storage for FileStorage {
                 .map_err(io)?;
             return Ok(Some(bytes));
         }
+        // Looked at before it is opened: opening a socket or a device is already an
+        // action on it.
+        must_be_regular(path, fs::metadata(path))?;
         let f = match open_without_blocking(path) {
             Ok(f) => f,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
