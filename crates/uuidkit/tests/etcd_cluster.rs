@@ -421,6 +421,23 @@ impl EtcdCluster {
         }
     }
 
+    /// Revokes lease `id` through member `i` (`POST /v3/lease/revoke`), as its expiry at
+    /// etcd would end it: every key attached to it goes.
+    pub fn revoke(&self, i: usize, id: i64) -> Result<(), String> {
+        let body = format!(r#"{{"ID":"{id}"}}"#);
+        match http(
+            self.members[i].client_port,
+            "POST",
+            "/v3/lease/revoke",
+            &body,
+            REQUEST_TIMEOUT,
+        ) {
+            Ok((200, _)) => Ok(()),
+            Ok((status, body)) => Err(format!("revoke through member {i}: HTTP {status}: {body}")),
+            Err(e) => Err(format!("revoke through member {i}: {e}")),
+        }
+    }
+
     /// Reads `key` through member `i` (a linearizable read, `POST /v3/kv/range`): its
     /// value, `None` when there is no such key; an error as for [`put`](Self::put).
     pub fn get(&self, i: usize, key: &[u8]) -> Result<Option<Vec<u8>>, String> {

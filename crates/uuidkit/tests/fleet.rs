@@ -505,3 +505,28 @@ fn mixed_widths_and_placements_in_one_fleet_are_refused() {
     let e = LeasedId::claim(&config(&c, "geo2", 2)).unwrap_err();
     assert!(matches!(e, FleetError::Garbage { .. }), "{e}");
 }
+
+/// A lease gone at etcd (expired, or here revoked) is seen at the holder's first renewal
+/// after it: calls fail with `Lost` at once, never first `Fenced` for the rest of the
+/// time-to-live.
+#[test]
+fn a_lost_lease_is_seen_at_the_first_renewal() {
+    let c = EtcdCluster::start(1);
+    let cfg = config(&c, "lost", 1)
+        .with_ttl(Duration::from_secs(8))
+        .unwrap();
+    let id = LeasedId::claim(&cfg).unwrap();
+    id.permit(0).unwrap();
+    c.revoke(0, id.status().lease).unwrap();
+    let t = Instant::now();
+    // Renewals go every quarter of the time-to-live (2 s); the fence would shut after
+    // 6.4 s.
+    let e = loop {
+        if let Err(e) = id.permit(0) {
+            break e;
+        }
+        assert!(t.elapsed() < Duration::from_secs(30), "never noticed");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(e, FleetError::Lost { id: 0 });
+}

@@ -9,12 +9,12 @@
 //!   transaction, and starts strictly above it. So even a holder that does not know it
 //!   lost the ID (cut off, or stopped) issues nothing the next holder will issue.
 //! - **The fence** stops a holder that may have lost its lease from issuing at all: the
-//!   lease's time-to-live, counted on the monotonic clock from when the last renewal was
-//!   *sent* (etcd counts from when it received it, later), less a margin (a fifth of the
-//!   time-to-live) for the two clocks' rates. The clock is the kernel's coarse monotonic
-//!   one (a few nanoseconds a read, at the kernel's 1–4 ms tick, which the margin
-//!   covers many times over), read for every UUID or batch. Past it, calls fail with [`FleetError::Fenced`] until a renewal
-//!   succeeds. This makes "never two live holders of one ID" hold for the holders
+//!   lease's time-to-live, counted from when the last renewal was *sent* (etcd counts
+//!   from when it received it, later), less a margin (a fifth of the time-to-live) for
+//!   the two clocks' rates. The clock is `CLOCK_BOOTTIME`, which is not moved when the
+//!   clock is set and goes on counting while the system is suspended, as the lease at
+//!   etcd runs out meanwhile; it is read once per millisecond of UUIDs or per batch.
+//!   Past it, calls fail with [`FleetError::Fenced`] until a renewal succeeds. This makes "never two live holders of one ID" hold for the holders
 //!   themselves, not only for their UUIDs.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -109,7 +109,8 @@ struct Shared {
     lease: i64,
     ttl: Duration,
     margin: Duration,
-    /// When the fence shuts, on the coarse monotonic clock (`platform::monotonic_coarse_ns`).
+    /// When the fence shuts, on the fence's clock (`platform::fence_clock_ns`, which counts
+    /// a suspend).
     deadline: AtomicU64,
     lost: AtomicBool,
     /// The mark written to etcd (Unix ms).
@@ -250,7 +251,7 @@ impl LeasedId {
     pub fn status(&self) -> LeaseStatus {
         let s = &self.shared;
         let lost = s.lost.load(Ordering::Acquire);
-        let now = crate::platform::monotonic_coarse_ns();
+        let now = crate::platform::fence_clock_ns();
         let deadline = s.deadline.load(Ordering::Acquire);
         LeaseStatus {
             id: s.id.value(),
@@ -285,7 +286,7 @@ impl LeasedId {
         let s = &self.shared;
         // The common case in one test: the fence open (a lost lease has shut it for
         // good: its deadline is 0), the mark covering `last_ms`, not a forked child.
-        if crate::platform::monotonic_coarse_ns() < s.deadline.load(Ordering::Acquire)
+        if crate::platform::fence_clock_ns() < s.deadline.load(Ordering::Acquire)
             && last_ms <= s.mark.load(Ordering::Acquire)
             && crate::platform::fork_generation_relaxed() == s.fork_generation
         {
@@ -320,7 +321,7 @@ impl LeasedId {
         if s.lost.load(Ordering::Acquire) {
             return Err(FleetError::Lost { id: s.id.value() });
         }
-        let now = crate::platform::monotonic_coarse_ns();
+        let now = crate::platform::fence_clock_ns();
         let deadline = s.deadline.load(Ordering::Acquire);
         if now >= deadline {
             return Err(FleetError::Fenced {
@@ -503,7 +504,7 @@ async fn claim(cfg: &FleetConfig, timeout: Duration) -> Result<(Etcd, Shared), F
             });
         }
         if !free.is_empty() {
-            let sent = crate::platform::monotonic_coarse_ns();
+            let sent = crate::platform::fence_clock_ns();
             let lease = etcd.grant(cfg.ttl()).await?;
             for n in free {
                 let scanned = scan.marks.get(&n).copied();
@@ -652,9 +653,9 @@ async fn keep(mut etcd: Etcd, s: Arc<Shared>) {
             }
             return;
         }
-        let fenced = crate::platform::monotonic_coarse_ns() >= s.deadline.load(Ordering::Acquire);
+        let fenced = crate::platform::fence_clock_ns() >= s.deadline.load(Ordering::Acquire);
         if last_renewal.elapsed() >= period || fenced {
-            let sent = crate::platform::monotonic_coarse_ns();
+            let sent = crate::platform::fence_clock_ns();
             let sent_at = Instant::now();
             match etcd.renew(s.lease).await {
                 Ok(Some(ttl)) => {

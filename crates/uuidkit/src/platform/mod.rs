@@ -1,7 +1,7 @@
 //! The one place where uuidkit uses `unsafe`: what must talk to the CPU or the operating
 //! system below `std` — the SIMD text codec ([`simd`]), the time-stamp counter ([`tsc`])
 //! the `fork` hooks ([`fork_generation`], [`set_fork_handlers`]) and the coarse monotonic
-//! clock ([`monotonic_coarse_ns`]). Every block carries a `// SAFETY:`
+//! clock ([`fence_clock_ns`]). Every block carries a `// SAFETY:`
 //! comment; everything here is checked against a safe reference path by tests, fuzzing
 //! and Miri.
 
@@ -16,7 +16,7 @@ mod os;
 #[cfg(all(feature = "std", unix))]
 pub(crate) use os::effective_uid;
 #[cfg(all(feature = "std", feature = "etcd"))]
-pub(crate) use os::monotonic_coarse_ns;
+pub(crate) use os::fence_clock_ns;
 #[cfg(feature = "std")]
 pub(crate) use os::{
     fork_generation, fork_generation_relaxed, has_aes_instructions, is_root, set_fork_handlers,

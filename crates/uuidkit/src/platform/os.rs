@@ -135,25 +135,22 @@ pub(crate) fn has_aes_instructions() -> bool {
     false
 }
 
-/// The monotonic clock in nanoseconds, at the kernel's tick (1 to 4 ms on Linux:
-/// `CLOCK_MONOTONIC_COARSE`, a read of memory the kernel updates, a few nanoseconds
-/// against some twenty for the exact clock). For a fleet's fence, whose margin is
-/// seconds, on every UUID. Not moved when the clock is set; a reading lags the exact
-/// clock by less than a tick.
+/// The clock of a fleet's fence, in nanoseconds: on Linux `CLOCK_BOOTTIME`, which,
+/// unlike the monotonic clock, goes on counting while the system is suspended, as etcd's
+/// lease goes on running out meanwhile (a fence on the monotonic clock would stay open
+/// after a resume past the lease). Not moved when the clock is set. Read once per
+/// millisecond of UUIDs or per batch, so its cost (some twenty nanoseconds, against a
+/// few for the coarse monotonic clock) does not show.
 #[cfg(unix)]
 #[cfg_attr(not(feature = "etcd"), allow(dead_code))] // the fleet's
-pub(crate) fn monotonic_coarse_ns() -> u64 {
-    #[cfg(all(target_os = "linux", not(miri)))]
-    const CLOCK: libc::clockid_t = libc::CLOCK_MONOTONIC_COARSE;
-    #[cfg(not(all(target_os = "linux", not(miri))))]
-    const CLOCK: libc::clockid_t = libc::CLOCK_MONOTONIC;
+pub(crate) fn fence_clock_ns() -> u64 {
     let mut ts = libc::timespec {
         tv_sec: 0,
         tv_nsec: 0,
     };
     // SAFETY: `clock_gettime` writes one `timespec` through the pointer, which points at
     // `ts`, alive for the call.
-    let rc = unsafe { libc::clock_gettime(CLOCK, &mut ts) };
+    let rc = unsafe { libc::clock_gettime(FENCE_CLOCK, &mut ts) };
     // It does not fail for these clocks; if it did, the far future shuts every fence
     // rather than opening one.
     if rc != 0 {
@@ -162,8 +159,16 @@ pub(crate) fn monotonic_coarse_ns() -> u64 {
     ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
 }
 
+/// The clock [`fence_clock_ns`] reads: one that counts a suspend, where there is one.
+#[cfg(all(target_os = "linux", not(miri)))]
+#[cfg_attr(not(feature = "etcd"), allow(dead_code))] // the fleet's
+pub(crate) const FENCE_CLOCK: libc::clockid_t = libc::CLOCK_BOOTTIME;
+#[cfg(all(unix, not(all(target_os = "linux", not(miri)))))]
+#[cfg_attr(not(feature = "etcd"), allow(dead_code))] // the fleet's
+pub(crate) const FENCE_CLOCK: libc::clockid_t = libc::CLOCK_MONOTONIC;
+
 #[cfg(not(unix))]
-pub(crate) fn monotonic_coarse_ns() -> u64 {
+pub(crate) fn fence_clock_ns() -> u64 {
     use std::sync::OnceLock;
     static BASE: OnceLock<std::time::Instant> = OnceLock::new();
     BASE.get_or_init(std::time::Instant::now)
@@ -188,4 +193,28 @@ pub(crate) fn is_root() -> bool {
 pub(crate) fn effective_uid() -> u32 {
     // SAFETY: `geteuid` takes no arguments, cannot fail and touches no memory of ours.
     unsafe { libc::geteuid() }
+}
+
+#[cfg(all(test, target_os = "linux", not(miri)))]
+mod tests {
+    use super::*;
+
+    /// The fence counts a suspend: its clock is the boot-time clock, which reads as the
+    /// kernel's uptime (`/proc/uptime`, suspend included), never below the monotonic one.
+    #[test]
+    fn the_fence_clock_counts_a_suspend() {
+        assert_eq!(FENCE_CLOCK, libc::CLOCK_BOOTTIME);
+        let uptime: f64 = std::fs::read_to_string("/proc/uptime")
+            .unwrap()
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        let fence = fence_clock_ns() as f64 / 1e9;
+        assert!(
+            (fence - uptime).abs() < 1.0,
+            "{fence} s against uptime {uptime} s"
+        );
+    }
 }
