@@ -69,11 +69,19 @@ fn assumption(a: &CollisionsArgs) -> Option<String> {
     let ids = 1u128 << bits;
     match a.machine_id.as_deref() {
         Some("hash") => None,
+        // Enforced by the code: one holder per ID (etcd's claim transaction), one width
+        // and placement per fleet (its geometry key), the mark between holders (bounded,
+        // and skipped when too far ahead), no ID stamped without a lease (the fence, and
+        // a service's clients drop it). The rest is the user's, and said as such.
         Some("leased") => Some(format!(
             "at most {ids} hosts (2^{bits}) hold IDs at once (etcd refuses, or keeps waiting, \
-             the next), each making its UUIDs through its leased ID; a host that takes over \
-             an ID starts above its previous holder's high-water mark, so the figures hold \
-             through crashes, replacements and clocks set back"
+             the next); every holder of the fleet puts its ID in the same bits (recorded in \
+             etcd and checked at each claim); a host that takes over an ID starts above its \
+             previous holder's high-water mark, so the figures hold through crashes, \
+             replacements and clocks set back. Yours to keep: every UUID is made through \
+             uuidkit's fleet (gen --machine-id etcd, FleetGenerator, a fleet-mode uuidkitd \
+             whose clients share one method), on one etcd cluster whose marks are never \
+             deleted while UUIDs near them may still be made"
         )),
         _ => Some(format!(
             "at most {ids} hosts (2^{bits}), each given an ID no other live host has (by \

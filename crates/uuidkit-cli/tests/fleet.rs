@@ -929,3 +929,67 @@ fn a_burst_past_the_mark_bound_waits_for_the_clock() {
     assert!(strictly_increasing(&all));
     kind.one_id(&all, 2);
 }
+
+/// `gen --machine-id etcd` keeps its state in etcd: a state file or uuidkitd named by the
+/// environment is refused (exit 2) naming the variable, not quietly gone without; with
+/// --no-state the run goes on.
+#[test]
+fn a_state_file_or_daemon_from_the_environment_is_refused_not_ignored() {
+    let _turn = one_at_a_time();
+    let cluster = EtcdCluster::start(1);
+    let etcd = cluster.endpoints_arg();
+    for (var, value) in [
+        ("UUIDKIT_STATE", "/tmp/some-state"),
+        ("UUIDKIT_DAEMON", "/tmp/some.sock"),
+    ] {
+        let mut c = gen_cmd(&etcd, "env", 2, COUNTER, 1, &[]);
+        c.env(var, value);
+        let out = c.output().unwrap();
+        let err = text(&out.stderr);
+        assert_eq!(code(&out), Some(2), "{var}: {err}");
+        assert!(err.contains(&format!("{var}={value}")), "{err}");
+        assert!(out.stdout.is_empty());
+        let mut c = gen_cmd(&etcd, "env", 2, COUNTER, 1, &["--no-state"]);
+        c.env(var, value);
+        let out = c.output().unwrap();
+        assert!(out.status.success(), "{var}: {}", text(&out.stderr));
+    }
+}
+
+/// Told to end (SIGTERM, SIGINT, SIGHUP) or left without a reader (a closed pipe), `gen`
+/// gives its ID back as when it ends by itself: the key is gone at once, not after the
+/// time-to-live, and the mark covers every UUID it wrote. A signal still ends it as
+/// the signal does.
+#[test]
+fn gen_gives_the_id_back_on_sigterm_sigint_and_a_closed_pipe() {
+    use std::os::unix::process::ExitStatusExt;
+    let _turn = one_at_a_time();
+    let cluster = EtcdCluster::start(1);
+    let etcd = cluster.endpoints_arg();
+    // A long time-to-live: a key still there after the run would be there for a minute.
+    let ttl = ["--lease-ttl", "60"];
+    for sig in [libc::SIGTERM, libc::SIGINT, libc::SIGHUP] {
+        let mut p = Proc::spawn(gen_cmd(&etcd, "bye", 1, COUNTER, FOREVER, &ttl));
+        let mut out = p.expect_lines(1000);
+        p.signal(sig);
+        let st = p.exits_within(Duration::from_secs(20)).expect("it ends");
+        assert_eq!(st.signal(), Some(sig), "{st}");
+        out.extend(read_rest(p.take_stdout()));
+        no_holder_keys(&cluster, "bye", 1);
+        let mark = {
+            let v = cluster
+                .get(0, b"/uuidkit/bye/machine-id/0/mark")
+                .unwrap()
+                .unwrap();
+            String::from_utf8(v).unwrap().parse::<u64>().unwrap()
+        };
+        let last = out.iter().max().unwrap();
+        assert!(((last.as_u128() >> 80) as u64) <= mark, "signal {sig}");
+    }
+    // A reader that goes away.
+    let mut p = Proc::spawn(gen_cmd(&etcd, "bye", 1, COUNTER, FOREVER, &ttl));
+    p.expect_lines(1000);
+    drop(p.take_stdout());
+    p.exits_within(Duration::from_secs(20)).expect("it ends");
+    no_holder_keys(&cluster, "bye", 1);
+}

@@ -103,6 +103,8 @@ pub mod random;
 pub mod serde;
 #[cfg(all(unix, feature = "std"))]
 pub mod service;
+#[cfg(all(feature = "std", unix))]
+pub mod signals;
 #[cfg(feature = "std")]
 pub mod store;
 pub mod text;

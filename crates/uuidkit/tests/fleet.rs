@@ -530,3 +530,15 @@ fn a_lost_lease_is_seen_at_the_first_renewal() {
     };
     assert_eq!(e, FleetError::Lost { id: 0 });
 }
+
+/// What `permit` let out is recorded: giving the ID back lowers the mark to it, never
+/// below, even when no generator said what it used.
+#[test]
+fn giving_back_never_lowers_the_mark_below_a_permit() {
+    let c = EtcdCluster::start(1);
+    let id = LeasedId::claim(&config(&c, "permits", 1)).unwrap();
+    let at = uuidkit::time::UnixTime::now().millis_since_epoch() + 4_000;
+    id.permit(at).unwrap();
+    id.release();
+    assert_eq!(mark(&c, "permits", 0), Some(at));
+}

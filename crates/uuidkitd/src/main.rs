@@ -177,7 +177,7 @@ fn default_state() -> Option<PathBuf> {
 fn main() {
     // Before any thread exists, so that every thread inherits the mask and only the
     // signal thread takes them.
-    if let Err(e) = platform::block_termination_signals() {
+    if let Err(e) = uuidkit::signals::block_termination() {
         fail(&format!("cannot block signals: {e}"));
     }
     let args = Args::parse();
@@ -271,7 +271,7 @@ fn run(args: Args) -> Result<(), String> {
         std::process::id()
     );
 
-    let sig = platform::wait_for_termination();
+    let sig = uuidkit::signals::wait_for_termination();
     shared.shutting_down.store(true, Ordering::Release);
     // Wait for a lease being written to finish: the file is then complete and holds every
     // position granted.

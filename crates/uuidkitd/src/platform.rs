@@ -1,7 +1,7 @@
-//! The daemon's only `unsafe`: what `std` does not offer. Signals are blocked in every
-//! thread and taken by one with `sigwait`, so no code runs in a signal handler; sockets
-//! passed by systemd are adopted from their descriptor numbers; the open-file limit is
-//! raised to what the system allows, since every client holds a descriptor.
+//! The daemon's only `unsafe`: what `std` does not offer. (Signals are the library's,
+//! `uuidkit::signals`, shared with `uuidkit gen`.) Sockets passed by systemd are adopted
+//! from their descriptor numbers; the open-file limit is raised to what the system
+//! allows, since every client holds a descriptor.
 
 #![allow(unsafe_code)]
 
@@ -12,47 +12,6 @@ const LISTEN_FDS_START: i32 = 3;
 
 /// The most descriptors taken from `LISTEN_FDS`: more would be a misconfigured unit.
 const MAX_LISTEN_FDS: i32 = 16;
-
-/// The signals that end the daemon.
-fn termination_set() -> libc::sigset_t {
-    // SAFETY: `sigemptyset` and `sigaddset` only write the set they are given, which is a
-    // valid, owned `sigset_t`; the signal numbers are valid.
-    unsafe {
-        let mut set: libc::sigset_t = std::mem::zeroed();
-        libc::sigemptyset(&mut set);
-        libc::sigaddset(&mut set, libc::SIGTERM);
-        libc::sigaddset(&mut set, libc::SIGINT);
-        libc::sigaddset(&mut set, libc::SIGHUP);
-        set
-    }
-}
-
-/// Blocks SIGTERM, SIGINT and SIGHUP in the calling thread and every thread it starts
-/// later: call it first in `main`, before any thread exists.
-pub fn block_termination_signals() -> std::io::Result<()> {
-    let set = termination_set();
-    // SAFETY: `set` is a valid initialised signal set; the old mask is not asked for.
-    let rc = unsafe { libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut()) };
-    if rc == 0 {
-        Ok(())
-    } else {
-        Err(std::io::Error::from_raw_os_error(rc))
-    }
-}
-
-/// Waits for SIGTERM, SIGINT or SIGHUP (blocked by [`block_termination_signals`]) and
-/// returns its number.
-pub fn wait_for_termination() -> i32 {
-    let set = termination_set();
-    loop {
-        let mut sig: libc::c_int = 0;
-        // SAFETY: `set` is a valid signal set and `sig` a valid place for the result.
-        let rc = unsafe { libc::sigwait(&set, &mut sig) };
-        if rc == 0 {
-            return sig;
-        }
-    }
-}
 
 /// The listening sockets systemd passed (socket activation), with their names from
 /// `LISTEN_FDNAMES`; empty when `LISTEN_PID` is not this process. Takes ownership of

@@ -109,11 +109,16 @@ A FLEET:
 With --machine-id etcd (v7, and v8 with a draft layout), gen claims the lowest free
 machine ID of --fleet NAME (0 to 2^B - 1, B from --machine-id-bits, 1 to 31) from the
 etcd cluster at --etcd URLS, on a lease of --lease-ttl seconds that it renews while it
-runs, and gives the ID back when it ends (killed by a signal, it leaves the ID to come
-free when the lease expires). It starts above the high-water mark the
-ID's previous holder left in etcd, and writes nothing while its lease may have
-expired (waiting up to --fence-wait seconds for a renewal, then exit 1). With every
-ID held it fails at once (exit 1), or waits up to --claim-wait seconds for one.
+runs, and gives the ID back when it ends: by itself, on SIGTERM, SIGINT or SIGHUP (then
+ending as the signal does), or when its reader goes; after kill -9 the ID comes free
+when the lease expires. It starts above the high-water mark the ID's previous holder
+left in etcd, and writes nothing while its lease may have expired (waiting up to
+--fence-wait seconds for a renewal, then exit 1). With every ID held it fails at once
+(exit 1), or waits up to --claim-wait seconds for one. Its state is the mark in etcd:
+it uses no state file or uuidkitd (UUIDKIT_STATE or UUIDKIT_DAEMON set is a usage
+error; --no-state sets them aside). Every holder of a fleet must put its ID in the same
+bits (one --machine-id-bits, and v7 counter/precision, v7 random, or one draft layout):
+the first records them in etcd, and the others are refused.
 /usr/share/doc/uuidkit/docs/fleet.md (docs/fleet.md in the source) has the rest.
 
 EXAMPLES:

@@ -74,7 +74,46 @@ pub(super) fn validate(a: &GenArgs) -> Result<(), Failure> {
     {
         check_time_range(v, t, a.count)?;
     }
-    shards_without_state(a)
+    shards_without_state(a)?;
+    fleet_without_state_from_the_environment(a)
+}
+
+/// `gen --machine-id etcd` keeps its state in etcd (the ID's high-water mark orders it
+/// across restarts and hosts), not in a state file or uuidkitd, whose leases carry no
+/// fleet ID (--state and --daemon with it are refused by the flag table). Whoever set
+/// UUIDKIT_STATE or UUIDKIT_DAEMON asked for their guarantee: refused naming the
+/// setting, rather than quietly gone without. The default state file, which nobody
+/// asked for, is simply not used (`gen --help` says so).
+fn fleet_without_state_from_the_environment(a: &GenArgs) -> Result<(), Failure> {
+    if !matches!(a.machine_id, Some(MachineIdArg::Etcd)) || a.no_state {
+        return Ok(());
+    }
+    let set = |name: &str| std::env::var_os(name).filter(|p| !p.is_empty());
+    let setting = if let Some(d) = set(uuidkit::service::DAEMON_ENV) {
+        format!(
+            "{}={} (uuidkitd)",
+            uuidkit::service::DAEMON_ENV,
+            std::path::Path::new(&d).display()
+        )
+    } else if let Some(p) = set(STATE_ENV) {
+        format!(
+            "{}={} (a state file)",
+            STATE_ENV,
+            std::path::Path::new(&p).display()
+        )
+    } else {
+        return Ok(());
+    };
+    Err(usage(
+        ErrorKind::ArgumentConflict,
+        format!(
+            "--machine-id etcd does not go with {setting}: a fleet keeps its state in \
+             etcd (the ID's high-water mark), not in a state file or uuidkitd; give \
+             --no-state to go without them (the fleet's order holds through etcd), unset \
+             the variable, or for a fleet through the service run uuidkitd --machine-id \
+             etcd and gen --daemon"
+        ),
+    ))
 }
 
 /// `gen v1 --shards N` keeps its generators' state in memory: N clock sequences of one

@@ -65,7 +65,22 @@ pub(super) fn run<S: Stamp>(
     let cfg = config(a)?
         .with_last_millis(last_ms)
         .with_placement(placement);
+    // SIGTERM, SIGINT and SIGHUP are taken by a thread of this run's (blocked before the
+    // claim starts the renewal thread, which inherits the mask): told to end, the run
+    // gives the ID back (free at once, its mark above every UUID it let out), then ends
+    // as the signal would have ended it.
+    #[cfg(unix)]
+    let signals = uuidkit::signals::block_termination().is_ok();
     let id = Arc::new(LeasedId::claim(&cfg).map_err(|e| Failure::Message(e.to_string()))?);
+    #[cfg(unix)]
+    if signals {
+        let id = Arc::clone(&id);
+        std::thread::spawn(move || {
+            let sig = uuidkit::signals::wait_for_termination();
+            id.give_back();
+            uuidkit::signals::die_of(sig);
+        });
+    }
     let s = id.status();
     if let Some(w) = s.skipped_warning() {
         eprintln!("uuidkit: warning: {w}");
@@ -119,9 +134,7 @@ pub(super) fn run<S: Stamp>(
         }
     });
     drop(g);
-    // The last handle: the ID is given back, so it is free at once.
-    if let Ok(id) = Arc::try_unwrap(id) {
-        id.release();
-    }
+    // Given back, so it is free at once (the signal thread holds a handle too).
+    id.give_back();
     status
 }

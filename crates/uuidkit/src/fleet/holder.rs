@@ -281,6 +281,9 @@ impl LeasedId {
     ///
     /// [`FleetError::Fenced`] when the lease may have expired, [`FleetError::Lost`] when
     /// it has, [`FleetError::Forked`] in a child process of the holder.
+    ///
+    /// What it permits is recorded ([`note_used`](Self::note_used)): giving the ID back
+    /// never lowers the mark below a UUID it let out.
     #[inline]
     pub fn permit(&self, last_ms: u64) -> Result<(), FleetError> {
         let s = &self.shared;
@@ -290,9 +293,12 @@ impl LeasedId {
             && last_ms <= s.mark.load(Ordering::Acquire)
             && crate::platform::fork_generation_relaxed() == s.fork_generation
         {
+            s.used.fetch_max(last_ms, Ordering::AcqRel);
             return Ok(());
         }
-        self.permit_slow(last_ms)
+        self.permit_slow(last_ms)?;
+        s.used.fetch_max(last_ms, Ordering::AcqRel);
+        Ok(())
     }
 
     /// The process's `fork` generation when the ID was claimed: in any other, the ID is
@@ -415,6 +421,14 @@ impl LeasedId {
         self.stop();
     }
 
+    /// Gives the ID back now, through a shared handle, as [`release`](Self::release)
+    /// does: for a process told to end (a signal) while its generators still hold the
+    /// handle. What [`permit`](Self::permit) let out stays under the mark; later calls
+    /// fail.
+    pub fn give_back(&self) {
+        self.stop();
+    }
+
     fn stop(&self) {
         self.shared.stop.store(true, Ordering::Release);
         self.shared.wake.notify_one();
@@ -425,6 +439,9 @@ impl LeasedId {
         {
             let _ = k.join();
         }
+        // Given back: nothing more is let out with the ID.
+        self.shared.lost.store(true, Ordering::Release);
+        self.shared.deadline.store(0, Ordering::Release);
     }
 }
 

@@ -13,10 +13,10 @@ pub(crate) mod tsc;
 
 #[cfg(feature = "std")]
 mod os;
-#[cfg(all(feature = "std", unix))]
-pub(crate) use os::effective_uid;
 #[cfg(all(feature = "std", feature = "etcd"))]
 pub(crate) use os::fence_clock_ns;
+#[cfg(all(feature = "std", unix))]
+pub(crate) use os::{block_termination_signals, die_of, effective_uid, wait_for_termination};
 #[cfg(feature = "std")]
 pub(crate) use os::{
     fork_generation, fork_generation_relaxed, has_aes_instructions, is_root, set_fork_handlers,

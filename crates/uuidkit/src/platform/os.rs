@@ -218,3 +218,64 @@ mod tests {
         );
     }
 }
+
+/// The signals that end a process politely: SIGTERM, SIGINT and SIGHUP.
+#[cfg(unix)]
+fn termination_set() -> libc::sigset_t {
+    // SAFETY: `sigemptyset` and `sigaddset` only write the set they are given, which is a
+    // valid, owned `sigset_t`; the signal numbers are valid.
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, libc::SIGTERM);
+        libc::sigaddset(&mut set, libc::SIGINT);
+        libc::sigaddset(&mut set, libc::SIGHUP);
+        set
+    }
+}
+
+/// Blocks the termination signals in the calling thread and every thread it starts
+/// later (see [`crate::signals`]).
+#[cfg(unix)]
+pub(crate) fn block_termination_signals() -> std::io::Result<()> {
+    let set = termination_set();
+    // SAFETY: `set` is a valid initialised signal set; the old mask is not asked for.
+    let rc = unsafe { libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut()) };
+    if rc == 0 {
+        Ok(())
+    } else {
+        Err(std::io::Error::from_raw_os_error(rc))
+    }
+}
+
+/// Waits for a blocked termination signal and returns its number.
+#[cfg(unix)]
+pub(crate) fn wait_for_termination() -> i32 {
+    let set = termination_set();
+    loop {
+        let mut sig: libc::c_int = 0;
+        // SAFETY: `set` is a valid signal set and `sig` a valid place for the result.
+        let rc = unsafe { libc::sigwait(&set, &mut sig) };
+        if rc == 0 {
+            return sig;
+        }
+    }
+}
+
+/// Ends the process as signal `sig` would have, had it not been blocked: its default
+/// action restored, then raised and let through (a parent sees "killed by signal").
+#[cfg(unix)]
+pub(crate) fn die_of(sig: i32) -> ! {
+    // SAFETY: restoring a signal's default action, unblocking it in this thread and
+    // raising it touch no memory of ours; `set` is a valid, owned signal set.
+    unsafe {
+        libc::signal(sig, libc::SIG_DFL);
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, sig);
+        libc::pthread_sigmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
+        libc::raise(sig);
+    }
+    // A signal whose default is not to end the process: the shell's convention.
+    std::process::exit(128 + sig)
+}
