@@ -852,9 +852,10 @@ fn readmes_fleet_block_runs_as_written() {
 }
 
 /// A holder whose clock reads 2300 leaves its ID's mark in 2300. A holder with a correct
-/// clock then skips that ID, with a warning naming it, and takes another: 0 duplicates,
-/// for the draft layout that ends in 2262 too; with no other ID free, the claim fails
-/// naming the ID and its mark rather than run centuries ahead.
+/// clock then skips that ID, with a warning naming it, and takes another: 0 duplicates;
+/// with no other ID free, the claim fails naming the ID and its mark rather than run
+/// centuries ahead. For draft-v7-ns, which ends in 2262, the holder at 2300 is refused
+/// and writes nothing, and leaves the ID as it found it.
 #[test]
 fn a_holder_at_the_year_2300_leaves_its_id_skipped_not_shared() {
     let _turn = one_at_a_time();
@@ -865,9 +866,28 @@ fn a_holder_at_the_year_2300_leaves_its_id_skipped_not_shared() {
         faked(&mut ahead, "@2300-01-01 00:00:00");
         ahead.env("FAKETIME_DONT_FAKE_MONOTONIC", "1");
         let out = ahead.output().unwrap();
-        assert!(out.status.success(), "{}", text(&out.stderr));
         let first = complete_lines(&out.stdout);
-        assert_eq!(kind.one_id(&first, 1), 0);
+        if kind == COUNTER {
+            assert!(out.status.success(), "{}", text(&out.stderr));
+            assert_eq!(kind.one_id(&first, 1), 0);
+        } else {
+            // Past draft-v7-ns's end (2262): refused, no UUID written, and the ID given
+            // back with its mark lowered to what it used (nothing): the next holder,
+            // with a correct clock, takes it as it was.
+            assert_eq!(code(&out), Some(1), "{}", text(&out.stderr));
+            assert!(text(&out.stderr).contains("would need the mark past"));
+            assert!(first.is_empty());
+            let out = gen_cmd(&etcd, fleet, 1, kind, 1000, &["--lease-ttl", "2"])
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success() && out.stderr.is_empty(),
+                "{}",
+                text(&out.stderr)
+            );
+            assert_eq!(kind.one_id(&complete_lines(&out.stdout), 1), 0);
+            continue;
+        }
 
         let out = gen_cmd(&etcd, fleet, 1, kind, 100_000, &["--lease-ttl", "2"])
             .output()
@@ -992,4 +1012,34 @@ fn gen_gives_the_id_back_on_sigterm_sigint_and_a_closed_pipe() {
     drop(p.take_stdout());
     p.exits_within(Duration::from_secs(20)).expect("it ends");
     no_holder_keys(&cluster, "bye", 1);
+}
+
+/// Clocks at the edges: a holder whose every clock (the fence's too) is faked to 2600
+/// does not panic; one whose wall clock is past v7's end (10889) is refused, writing no
+/// UUID, rather than stamping the range's last millisecond.
+#[test]
+fn clocks_at_the_edges_neither_panic_nor_stamp_the_ranges_end() {
+    let _turn = one_at_a_time();
+    let cluster = EtcdCluster::start(1);
+    let etcd = cluster.endpoints_arg();
+    let mut c = gen_cmd(&etcd, "edge-2600", 1, COUNTER, 3, &["--fence-wait", "1"]);
+    faked(&mut c, "@2600-01-01 00:00:00");
+    let out = c.output().unwrap();
+    let err = text(&out.stderr);
+    assert_ne!(code(&out), Some(101), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+
+    let end_s = (1u64 << 48) / 1000;
+    let now_s = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let mut c = gen_cmd(&etcd, "edge-end", 1, COUNTER, 3, &["--fence-wait", "1"]);
+    faked(&mut c, &format!("+{}", end_s - now_s + 100));
+    c.env("FAKETIME_DONT_FAKE_MONOTONIC", "1");
+    let out = c.output().unwrap();
+    let err = text(&out.stderr);
+    assert_eq!(code(&out), Some(1), "{err}");
+    assert!(err.contains("would need the mark past"), "{err}");
+    assert!(out.stdout.is_empty());
 }

@@ -83,7 +83,7 @@ pub fn at_exit(py: Python<'_>) {
 
 /// In a child after `fork`: the threads counted in [`RETAKING`] were the parent's and
 /// are not in the child, so none is on its way back (the forking thread held the GIL).
-unsafe extern "C" fn after_fork_in_child() {
+extern "C" fn after_fork_in_child() {
     RETAKING.store(0, SeqCst);
 }
 

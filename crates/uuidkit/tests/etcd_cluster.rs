@@ -421,6 +421,22 @@ impl EtcdCluster {
         }
     }
 
+    /// Deletes `key` through member `i` (`POST /v3/kv/deleterange`).
+    pub fn delete(&self, i: usize, key: &[u8]) -> Result<(), String> {
+        let body = format!(r#"{{"key":"{}"}}"#, base64_encode(key));
+        match http(
+            self.members[i].client_port,
+            "POST",
+            "/v3/kv/deleterange",
+            &body,
+            REQUEST_TIMEOUT,
+        ) {
+            Ok((200, _)) => Ok(()),
+            Ok((status, body)) => Err(format!("delete through member {i}: HTTP {status}: {body}")),
+            Err(e) => Err(format!("delete through member {i}: {e}")),
+        }
+    }
+
     /// Revokes lease `id` through member `i` (`POST /v3/lease/revoke`), as its expiry at
     /// etcd would end it: every key attached to it goes.
     pub fn revoke(&self, i: usize, id: i64) -> Result<(), String> {

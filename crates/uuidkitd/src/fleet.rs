@@ -80,6 +80,7 @@ impl Fleet {
         &self,
         req: &LeaseRequest,
         grant: impl FnOnce(&LeaseRequest) -> Result<Lease, E>,
+        later: impl FnOnce(Duration) -> E,
     ) -> Result<Result<Lease, E>, String> {
         let Some(id) = self.current() else {
             return Err(format!(
@@ -100,7 +101,23 @@ impl Fleet {
         // The mark must cover the lease before anyone makes a UUID of it; when it cannot
         // (etcd unreachable, the fence shut meanwhile) the positions stay unused.
         let last = last_millis(req.kind, lease.end);
-        id.permit(last).map_err(|e| e.to_string())?;
+        match id.permit(last) {
+            Ok(()) => {}
+            // Further ahead of the clock than the mark may go (a time-to-live): the
+            // client asks again once the clock has caught up, as for a lease past the
+            // lead. Not a fence: the ID is held.
+            Err(FleetError::TooFarAhead {
+                wanted_ms,
+                bound_ms,
+                range_end: false,
+                ..
+            }) => {
+                return Ok(Err(later(Duration::from_millis(
+                    wanted_ms.saturating_sub(bound_ms),
+                ))));
+            }
+            Err(e) => return Err(e.to_string()),
+        }
         // On release the mark comes down to what was used (never below this): the next
         // holder starts above every lease granted.
         id.note_used(last);

@@ -143,9 +143,11 @@ fn answer(req: &Request, shared: &Shared, uid: u32) -> Reply {
 /// sure (`fleet.rs`).
 fn lease(shared: &Shared, req: &LeaseRequest, uid: u32) -> Result<Result<Lease, Denied>, String> {
     match &shared.fleet {
-        Some(fleet) if crate::fleet::stamped(req.kind) => {
-            fleet.grant(req, |r| shared.source.lease_bounded(r, uid, false))
-        }
+        Some(fleet) if crate::fleet::stamped(req.kind) => fleet.grant(
+            req,
+            |r| shared.source.lease_bounded(r, uid, false),
+            Denied::Later,
+        ),
         _ => Ok(shared.source.lease_bounded(req, uid, false)),
     }
 }

@@ -121,6 +121,7 @@ pub(super) fn run<S: Stamp>(
                 Err(FleetError::TooFarAhead {
                     wanted_ms,
                     bound_ms,
+                    range_end: false,
                     ..
                 }) if Duration::from_millis(wanted_ms.saturating_sub(bound_ms))
                     < fence_wait.saturating_sub(started.elapsed()) =>

@@ -290,7 +290,7 @@ pub fn is_finalizing() -> bool {
 
 /// Has `child` run in the child of every later `fork` of this process, as its only
 /// thread, before anything else runs there (`pthread_atfork`).
-pub fn at_fork_child(child: unsafe extern "C" fn()) {
+pub fn at_fork_child(child: extern "C" fn()) {
     #[cfg(unix)]
     // SAFETY: `child` is a function that can run in a forked child (it only stores to
     // atomics); registering handlers has no other precondition. The return value is 0

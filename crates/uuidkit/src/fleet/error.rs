@@ -119,7 +119,8 @@ pub enum FleetError {
     /// its floor, if later) plus a time-to-live, and never past the last millisecond its
     /// generators can stamp. Nothing was written. A generator that ran ahead of the clock
     /// in a burst (a layout of few UUIDs per unit borrows later units) can wait
-    /// `wanted_ms − bound_ms` and go on, as `uuidkit gen` does within `--fence-wait`.
+    /// `wanted_ms − bound_ms` and go on, as `uuidkit gen` does within `--fence-wait`,
+    /// unless `range_end` says no wait helps.
     TooFarAhead {
         /// The ID.
         id: u64,
@@ -127,6 +128,9 @@ pub enum FleetError {
         wanted_ms: u64,
         /// The bound.
         bound_ms: u64,
+        /// The bound is the layout's range's end (less a time-to-live), which no wait
+        /// moves: the clock is past what the layout can stamp.
+        range_end: bool,
     },
 }
 
@@ -218,10 +222,12 @@ impl fmt::Display for FleetError {
                 id,
                 wanted_ms,
                 bound_ms,
+                ..
             } => write!(
                 f,
                 "machine ID {id}: a UUID at {} would need the mark past {}, a time-to-live \
-                 ahead of the clock (or the end of the layout's range); nothing was written",
+                 ahead of the clock (or a time-to-live before the end of the layout's range); \
+                 the mark was left as it was, and no such UUID handed out",
                 crate::time::UnixTime::from_millis(*wanted_ms).rfc3339(3),
                 crate::time::UnixTime::from_millis(*bound_ms).rfc3339(3)
             ),

@@ -47,6 +47,9 @@ pub(crate) struct Etcd {
 pub(crate) struct Scan {
     /// The fleet's geometry as written, and the revision it was written at.
     pub(crate) geometry: Option<(String, i64)>,
+    /// The geometries live holders wrote into their keys (`… bits=B place=P`): the
+    /// fleet's, even with its geometry key deleted.
+    pub(crate) held_geometries: BTreeSet<String>,
     pub(crate) held: BTreeSet<u64>,
     /// Each ID's mark (Unix ms) and the revision it was written at.
     pub(crate) marks: BTreeMap<u64, (u64, i64)>,
@@ -301,6 +304,9 @@ impl Etcd {
                 Entry::Geometry(g) => scan.geometry = Some((g, kv.mod_revision)),
                 Entry::Holder(n) => {
                     scan.held.insert(n);
+                    if let Some(g) = keys::holder_geometry(&kv.value) {
+                        scan.held_geometries.insert(g);
+                    }
                 }
                 Entry::Mark(n, ms) => {
                     scan.marks.insert(n, (ms, kv.mod_revision));

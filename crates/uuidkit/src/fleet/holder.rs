@@ -94,8 +94,9 @@ impl LeaseStatus {
             .map(|(id, mark)| format!("{id} (mark {})", UnixTime::from_millis(*mark).rfc3339(3)))
             .collect();
         Some(format!(
-            "fleet {:?}: skipped machine ID {}: its high-water mark is further ahead of this \
-             host's clock than a claim accepts (a clock far ahead wrote it); it is never \
+            "fleet {:?}: skipped machine ID {}: its high-water mark is later than a claim \
+             accepts (past this host's clock plus 2 hours, or within a time-to-live of the \
+             end of what the layout can stamp: a clock far ahead wrote it); it is never \
              used, and stays so until its mark is deleted in etcd",
             self.fleet,
             list.join(", ")
@@ -363,10 +364,11 @@ impl LeasedId {
     /// time-to-live, and never past the last millisecond the ID's generators can stamp.
     fn bound_ms(&self) -> u64 {
         let s = &self.shared;
+        let ttl = s.ttl.as_millis() as u64;
         now_ms()
             .max(s.floor_ms)
-            .saturating_add(s.ttl.as_millis() as u64)
-            .min(s.last_ms)
+            .saturating_add(ttl)
+            .min(s.last_ms.saturating_sub(ttl))
     }
 
     #[cold]
@@ -380,6 +382,7 @@ impl LeasedId {
                 id: s.id.value(),
                 wanted_ms: last_ms,
                 bound_ms,
+                range_end: bound_ms == s.last_ms.saturating_sub(s.ttl.as_millis() as u64),
             });
         }
         let mut want = s.want.lock().unwrap_or_else(|p| p.into_inner());
@@ -469,9 +472,10 @@ fn margin(ttl: Duration) -> Duration {
 async fn claim(cfg: &FleetConfig, timeout: Duration) -> Result<(Etcd, Shared), FleetError> {
     let mut etcd = Etcd::connect(cfg, timeout).await?;
     let who = format!(
-        "pid={} host={}",
+        "pid={} host={} {}",
         std::process::id(),
-        crate::host::hostname()
+        crate::host::hostname(),
+        Geometry::text(cfg.bits(), cfg.placement())
     );
     let started = Instant::now();
     let mut lost_races = 0;
@@ -503,9 +507,16 @@ async fn claim(cfg: &FleetConfig, timeout: Duration) -> Result<(Etcd, Shared), F
         // The geometry first: a fleet of another width or placement is refused before
         // anything is written.
         let ours = Geometry::text(cfg.bits(), cfg.placement());
-        if let Some((found, _)) = &scan.geometry
-            && *found != ours
-        {
+        // The key, or what live holders wrote beside their IDs (the key may have been
+        // deleted under them).
+        let found = scan
+            .geometry
+            .as_ref()
+            .map(|(g, _)| g)
+            .into_iter()
+            .chain(&scan.held_geometries)
+            .find(|g| **g != ours);
+        if let Some(found) = found {
             return Err(FleetError::Geometry {
                 fleet: cfg.fleet().to_string(),
                 found: found.clone(),
@@ -600,7 +611,10 @@ impl First {
             mark: floor_ms
                 .max(now)
                 .saturating_add(cfg.ttl().as_millis() as u64)
-                .min(cfg.last_millis()),
+                .min(
+                    cfg.last_millis()
+                        .saturating_sub(cfg.ttl().as_millis() as u64),
+                ),
             clock_behind: (floor_ms > now).then(|| Duration::from_millis(floor_ms - now)),
         }
     }
@@ -700,7 +714,7 @@ async fn keep(mut etcd: Etcd, s: Arc<Shared>) {
             let new = now
                 .saturating_add(s.ttl.as_millis() as u64)
                 .max(want)
-                .min(s.last_ms);
+                .min(s.last_ms.saturating_sub(s.ttl.as_millis() as u64));
             if new <= mark {
                 continue;
             }

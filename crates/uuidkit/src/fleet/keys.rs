@@ -2,7 +2,8 @@
 //!
 //! - `/uuidkit/<fleet>/machine-id/<n>`: the holder of ID `n`, attached to its lease (so
 //!   it vanishes when the lease expires, and the holder deletes it when it gives the ID back); its value says who holds it
-//!   (`pid=… host=…`), for people.
+//!   (`pid=… host=…`), for people, and the fleet's geometry (`bits=… place=…`), so that
+//!   live holders keep it even if the geometry key is deleted.
 //! - `/uuidkit/<fleet>/machine-id/<n>/mark`: the high-water mark of ID `n`, in Unix
 //!   milliseconds (decimal ASCII), with no lease: it outlives every holder. A holder
 //!   issues nothing stamped after its mark, and raises it ahead of time; the next holder
@@ -37,6 +38,15 @@ pub(crate) fn holder(fleet: &str, n: u64) -> String {
 /// The mark key of ID `n`.
 pub(crate) fn mark(fleet: &str, n: u64) -> String {
     format!("{}{n}/mark", prefix(fleet))
+}
+
+/// The geometry a holder key's value carries (`pid=… host=… bits=B place=P`), if it is
+/// one uuidkit writes.
+pub(crate) fn holder_geometry(value: &[u8]) -> Option<String> {
+    let text = core::str::from_utf8(value).ok()?;
+    let at = text.find(" bits=")?;
+    let g = &text[at + 1..];
+    super::config::Geometry::parse(g).map(|_| g.to_string())
 }
 
 /// What a key under the prefix is.

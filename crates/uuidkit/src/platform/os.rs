@@ -156,7 +156,10 @@ pub(crate) fn fence_clock_ns() -> u64 {
     if rc != 0 {
         return u64::MAX;
     }
-    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
+    // Saturating: a clock faked centuries ahead (libfaketime) must not overflow.
+    (ts.tv_sec as u64)
+        .saturating_mul(1_000_000_000)
+        .saturating_add(ts.tv_nsec as u64)
 }
 
 /// The clock [`fence_clock_ns`] reads: one that counts a suspend, where there is one.
