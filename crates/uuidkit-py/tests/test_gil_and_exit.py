@@ -61,8 +61,41 @@ def test_an_atexit_callback_can_still_call_uuidkit(py, short_tmp):
 # what blocks the next lease (another process holding the state file's lock, or the
 # daemon stopped), then the call again, while a second thread appends the time every
 # 10 ms. With the GIL held through the call that thread could not run until it returned.
-BLOCKED_CHILD = r"""
-import json, os, signal, subprocess, sys, threading, time
+# What both children below need: another process holding a file's flock, and a call
+# made while a second thread appends the time every 10 ms (how long the call took, and
+# how many ticks fell well inside it: none if the GIL was held through it).
+WAITING = r"""
+import subprocess, sys, threading, time
+def hold_lock(path):
+    holder = subprocess.Popen(
+        [sys.executable, "-c",
+         "import fcntl, sys; f = open(sys.argv[1], 'a'); fcntl.flock(f, fcntl.LOCK_EX); "
+         "print('held', flush=True); sys.stdin.read()", path],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert holder.stdout.readline().strip() == "held"
+    return holder
+def release(holder):
+    holder.stdin.close()
+    holder.wait()
+def ticking(call):
+    ticks, done = [], threading.Event()
+    def tick():
+        while not done.is_set():
+            ticks.append(time.monotonic())
+            time.sleep(0.01)
+    t = threading.Thread(target=tick)
+    t.start()
+    time.sleep(0.05)
+    start = time.monotonic()
+    call()
+    end = time.monotonic()
+    done.set()
+    t.join()
+    return end - start, sum(start + 0.2 < x < end - 0.2 for x in ticks)
+"""
+
+BLOCKED_CHILD = WAITING + r"""
+import json, os, signal
 import uuidkit
 how, target, call = sys.argv[1], sys.argv[2], sys.argv[3]
 if how == "state":
@@ -72,35 +105,16 @@ else:
 eval(call)
 if how == "state":
     # Another process holds the state file's lock (an exclusive flock on <file>.lock).
-    holder = subprocess.Popen(
-        [sys.executable, "-c",
-         "import fcntl, sys; f = open(sys.argv[1], 'a'); fcntl.flock(f, fcntl.LOCK_EX); "
-         "print('held', flush=True); sys.stdin.read()", target + ".lock"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    assert holder.stdout.readline().strip() == "held"
+    holder = hold_lock(target + ".lock")
 else:
     os.kill(int(sys.argv[4]), signal.SIGSTOP)
 time.sleep(0.5)                 # the leased block is behind the clock: the next call leases
-ticks, done = [], threading.Event()
-def tick():
-    while not done.is_set():
-        ticks.append(time.monotonic())
-        time.sleep(0.01)
-t = threading.Thread(target=tick)
-t.start()
-time.sleep(0.05)
-start = time.monotonic()
-eval(call)
-end = time.monotonic()
-done.set()
-t.join()
+took, inside = ticking(lambda: eval(call))
 if how == "state":
-    holder.stdin.close()
-    holder.wait()
+    release(holder)
 else:
     os.kill(int(sys.argv[4]), signal.SIGCONT)
-inside = sum(start + 0.2 < x < end - 0.2 for x in ticks)
-print(json.dumps([end - start, inside, uuidkit.take_store_warnings()]))
+print(json.dumps([took, inside, uuidkit.take_store_warnings()]))
 """
 
 BLOCKING_CALLS = ["uuidkit.uuid7()", "uuidkit.uuid1()", "uuidkit.uuid7(method='random')",
@@ -129,17 +143,9 @@ def test_other_threads_run_while_a_call_waits_for_a_stopped_daemon(py, daemon_pr
 # The calls that choose or ask about the state wait as the generators do: with the GIL
 # released. Each mode sets up what blocks the call, then makes it while a second thread
 # appends the time every 10 ms.
-CHOOSE_CHILD = r"""
-import json, os, signal, subprocess, sys, threading, time
+CHOOSE_CHILD = WAITING + r"""
+import json, os, signal
 what, target = sys.argv[1], sys.argv[2]
-def hold_lock(path):
-    holder = subprocess.Popen(
-        [sys.executable, "-c",
-         "import fcntl, sys; f = open(sys.argv[1], 'a'); fcntl.flock(f, fcntl.LOCK_EX); "
-         "print('held', flush=True); sys.stdin.read()", path],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    assert holder.stdout.readline().strip() == "held"
-    return holder
 holder = None
 if what == "import":                 # UUIDKIT_DAEMON names a stopped daemon
     os.kill(int(sys.argv[3]), signal.SIGSTOP)
@@ -162,28 +168,17 @@ elif what == "take_store_warnings":
     threading.Thread(target=uuidkit.uuid7).start()
     time.sleep(0.2)
     call = uuidkit.take_store_warnings
-ticks, done = [], threading.Event()
-def tick():
-    while not done.is_set():
-        ticks.append(time.monotonic())
-        time.sleep(0.01)
-t = threading.Thread(target=tick)
-t.start()
-time.sleep(0.05)
-start = time.monotonic()
-try:
-    call()
-except OSError:
-    pass
-end = time.monotonic()
-done.set()
-t.join()
+def call_through_oserror():
+    try:
+        call()
+    except OSError:
+        pass
+took, inside = ticking(call_through_oserror)
 if holder:
-    holder.stdin.close()
-    holder.wait()
+    release(holder)
 if len(sys.argv) > 3:
     os.kill(int(sys.argv[3]), signal.SIGCONT)
-print(json.dumps([end - start, sum(start + 0.2 < x < end - 0.2 for x in ticks)]))
+print(json.dumps([took, inside]))
 """
 
 

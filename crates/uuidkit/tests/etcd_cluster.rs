@@ -399,78 +399,53 @@ impl EtcdCluster {
             .join("\n")
     }
 
-    /// Puts `key` = `value` through member `i` (etcd 3.4's JSON gateway,
-    /// `POST /v3/kv/put`). An error when etcd refuses, or does not answer within
+    /// POSTs `body` to etcd 3.4's JSON gateway at `path` through member `i`: the answer,
+    /// or an error naming `what` when etcd refuses or does not answer within
     /// [`REQUEST_TIMEOUT`] (as when the cluster has lost its quorum).
+    fn post(&self, i: usize, what: &str, path: &str, body: &str) -> Result<String, String> {
+        match http(
+            self.members[i].client_port,
+            "POST",
+            path,
+            body,
+            REQUEST_TIMEOUT,
+        ) {
+            Ok((200, answer)) => Ok(answer),
+            Ok((status, body)) => Err(format!("{what} through member {i}: HTTP {status}: {body}")),
+            Err(e) => Err(format!("{what} through member {i}: {e}")),
+        }
+    }
+
+    /// Puts `key` = `value` through member `i` (`POST /v3/kv/put`); an error as for
+    /// [`post`](Self::post).
     pub fn put(&self, i: usize, key: &[u8], value: &[u8]) -> Result<(), String> {
         let body = format!(
             r#"{{"key":"{}","value":"{}"}}"#,
             base64_encode(key),
             base64_encode(value)
         );
-        match http(
-            self.members[i].client_port,
-            "POST",
-            "/v3/kv/put",
-            &body,
-            REQUEST_TIMEOUT,
-        ) {
-            Ok((200, _)) => Ok(()),
-            Ok((status, body)) => Err(format!("put through member {i}: HTTP {status}: {body}")),
-            Err(e) => Err(format!("put through member {i}: {e}")),
-        }
+        self.post(i, "put", "/v3/kv/put", &body).map(drop)
     }
 
     /// Deletes `key` through member `i` (`POST /v3/kv/deleterange`).
     pub fn delete(&self, i: usize, key: &[u8]) -> Result<(), String> {
         let body = format!(r#"{{"key":"{}"}}"#, base64_encode(key));
-        match http(
-            self.members[i].client_port,
-            "POST",
-            "/v3/kv/deleterange",
-            &body,
-            REQUEST_TIMEOUT,
-        ) {
-            Ok((200, _)) => Ok(()),
-            Ok((status, body)) => Err(format!("delete through member {i}: HTTP {status}: {body}")),
-            Err(e) => Err(format!("delete through member {i}: {e}")),
-        }
+        self.post(i, "delete", "/v3/kv/deleterange", &body)
+            .map(drop)
     }
 
     /// Revokes lease `id` through member `i` (`POST /v3/lease/revoke`), as its expiry at
     /// etcd would end it: every key attached to it goes.
     pub fn revoke(&self, i: usize, id: i64) -> Result<(), String> {
         let body = format!(r#"{{"ID":"{id}"}}"#);
-        match http(
-            self.members[i].client_port,
-            "POST",
-            "/v3/lease/revoke",
-            &body,
-            REQUEST_TIMEOUT,
-        ) {
-            Ok((200, _)) => Ok(()),
-            Ok((status, body)) => Err(format!("revoke through member {i}: HTTP {status}: {body}")),
-            Err(e) => Err(format!("revoke through member {i}: {e}")),
-        }
+        self.post(i, "revoke", "/v3/lease/revoke", &body).map(drop)
     }
 
     /// Reads `key` through member `i` (a linearizable read, `POST /v3/kv/range`): its
     /// value, `None` when there is no such key; an error as for [`put`](Self::put).
     pub fn get(&self, i: usize, key: &[u8]) -> Result<Option<Vec<u8>>, String> {
         let body = format!(r#"{{"key":"{}"}}"#, base64_encode(key));
-        let answer = match http(
-            self.members[i].client_port,
-            "POST",
-            "/v3/kv/range",
-            &body,
-            REQUEST_TIMEOUT,
-        ) {
-            Ok((200, answer)) => answer,
-            Ok((status, body)) => {
-                return Err(format!("get through member {i}: HTTP {status}: {body}"));
-            }
-            Err(e) => return Err(format!("get through member {i}: {e}")),
-        };
+        let answer = self.post(i, "get", "/v3/kv/range", &body)?;
         // {"header":{…},"kvs":[{"key":"…",…,"value":"…"}],"count":"1"}; no "kvs" when
         // the key does not exist, no "value" when the value is empty. Base64 needs no
         // JSON escapes, so the value ends at the next quote.

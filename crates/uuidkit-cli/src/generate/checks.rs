@@ -88,20 +88,7 @@ fn fleet_without_state_from_the_environment(a: &GenArgs) -> Result<(), Failure> 
     if !matches!(a.machine_id, Some(MachineIdArg::Etcd)) || a.no_state {
         return Ok(());
     }
-    let set = |name: &str| std::env::var_os(name).filter(|p| !p.is_empty());
-    let setting = if let Some(d) = set(uuidkit::service::DAEMON_ENV) {
-        format!(
-            "{}={} (uuidkitd)",
-            uuidkit::service::DAEMON_ENV,
-            std::path::Path::new(&d).display()
-        )
-    } else if let Some(p) = set(STATE_ENV) {
-        format!(
-            "{}={} (a state file)",
-            STATE_ENV,
-            std::path::Path::new(&p).display()
-        )
-    } else {
+    let Some(setting) = state_from_the_environment() else {
         return Ok(());
     };
     Err(usage(
@@ -114,6 +101,26 @@ fn fleet_without_state_from_the_environment(a: &GenArgs) -> Result<(), Failure> 
              etcd and gen --daemon"
         ),
     ))
+}
+
+/// The state `gen` would use because the environment names it, for a refusal to say:
+/// `UUIDKIT_DAEMON=… (uuidkitd)` (which wins), else `UUIDKIT_STATE=… (a state file)`.
+fn state_from_the_environment() -> Option<String> {
+    let set = |name: &str| std::env::var_os(name).filter(|p| !p.is_empty());
+    if let Some(d) = set(uuidkit::service::DAEMON_ENV) {
+        return Some(format!(
+            "{}={} (uuidkitd)",
+            uuidkit::service::DAEMON_ENV,
+            std::path::Path::new(&d).display()
+        ));
+    }
+    set(STATE_ENV).map(|p| {
+        format!(
+            "{}={} (a state file)",
+            STATE_ENV,
+            std::path::Path::new(&p).display()
+        )
+    })
 }
 
 /// `gen v1 --shards N` keeps its generators' state in memory: N clock sequences of one
@@ -134,23 +141,12 @@ fn shards_without_state(a: &GenArgs) -> Result<(), Failure> {
     if matches!(node_strategy(a)?, Some(NodeStrategy::Random)) {
         return Ok(());
     }
-    let set = |name: &str| std::env::var_os(name).filter(|p| !p.is_empty());
-    let setting = if let Some(d) = set(uuidkit::service::DAEMON_ENV) {
-        format!(
-            "{}={} (uuidkitd)",
-            uuidkit::service::DAEMON_ENV,
-            std::path::Path::new(&d).display()
-        )
-    } else if let Some(p) = set(STATE_ENV) {
-        format!(
-            "{}={} (a state file)",
-            STATE_ENV,
-            std::path::Path::new(&p).display()
-        )
-    } else if let Some(p) = uuidkit::store::default_path() {
-        format!("the default state file {}", p.display())
-    } else {
-        return Ok(());
+    let setting = match state_from_the_environment() {
+        Some(setting) => setting,
+        None => match uuidkit::store::default_path() {
+            Some(p) => format!("the default state file {}", p.display()),
+            None => return Ok(()),
+        },
     };
     Err(usage(
         ErrorKind::ArgumentConflict,

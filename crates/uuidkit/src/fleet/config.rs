@@ -204,6 +204,13 @@ impl FleetConfig {
         self.last_ms
     }
 
+    /// The latest mark a holder of this configuration writes or takes over: a
+    /// time-to-live before [`last_millis`](Self::last_millis), so that a holder always
+    /// has a time-to-live of the range left above its mark.
+    pub(crate) fn max_mark_ms(&self) -> u64 {
+        self.last_ms.saturating_sub(self.ttl.as_millis() as u64)
+    }
+
     /// The same with a lease time-to-live of `ttl` (2 s to an hour, whole seconds:
     /// etcd's unit; a fraction is rounded up).
     ///

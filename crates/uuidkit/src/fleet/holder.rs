@@ -118,8 +118,9 @@ struct Shared {
     mark: AtomicU64,
     floor_ms: u64,
     clock_behind: Option<Duration>,
-    /// The last Unix millisecond the ID's generators can stamp: no mark goes past it.
-    last_ms: u64,
+    /// The latest mark this holder writes: a time-to-live before the last Unix
+    /// millisecond the ID's generators can stamp ([`FleetConfig::max_mark_ms`]).
+    max_mark_ms: u64,
     /// Free IDs the claim skipped for a mark too far ahead, with their marks.
     skipped: Vec<(u64, u64)>,
     /// Where the ID goes: every generator on it must put it there.
@@ -361,14 +362,14 @@ impl LeasedId {
     }
 
     /// The furthest a mark may go now: the clock (or the floor, if later) plus a
-    /// time-to-live, and never past the last millisecond the ID's generators can stamp.
+    /// time-to-live, and never past a time-to-live before the last millisecond the ID's
+    /// generators can stamp.
     fn bound_ms(&self) -> u64 {
         let s = &self.shared;
-        let ttl = s.ttl.as_millis() as u64;
         now_ms()
             .max(s.floor_ms)
-            .saturating_add(ttl)
-            .min(s.last_ms.saturating_sub(ttl))
+            .saturating_add(s.ttl.as_millis() as u64)
+            .min(s.max_mark_ms)
     }
 
     #[cold]
@@ -382,7 +383,7 @@ impl LeasedId {
                 id: s.id.value(),
                 wanted_ms: last_ms,
                 bound_ms,
-                range_end: bound_ms == s.last_ms.saturating_sub(s.ttl.as_millis() as u64),
+                range_end: bound_ms == s.max_mark_ms,
             });
         }
         let mut want = s.want.lock().unwrap_or_else(|p| p.into_inner());
@@ -486,10 +487,7 @@ async fn claim(cfg: &FleetConfig, timeout: Duration) -> Result<(Etcd, Shared), F
         // said, never claimed.
         let limit_ms = now_ms()
             .saturating_add(CLAIM_HORIZON.as_millis() as u64)
-            .min(
-                cfg.last_millis()
-                    .saturating_sub(cfg.ttl().as_millis() as u64),
-            );
+            .min(cfg.max_mark_ms());
         let mut skipped = Vec::new();
         let free: Vec<u64> = (0..cfg.ids())
             .filter(|n| !scan.held.contains(n))
@@ -611,10 +609,7 @@ impl First {
             mark: floor_ms
                 .max(now)
                 .saturating_add(cfg.ttl().as_millis() as u64)
-                .min(
-                    cfg.last_millis()
-                        .saturating_sub(cfg.ttl().as_millis() as u64),
-                ),
+                .min(cfg.max_mark_ms()),
             clock_behind: (floor_ms > now).then(|| Duration::from_millis(floor_ms - now)),
         }
     }
@@ -647,7 +642,7 @@ fn start(
         mark: AtomicU64::new(first.mark),
         floor_ms: first.floor_ms,
         clock_behind: first.clock_behind,
-        last_ms: cfg.last_millis(),
+        max_mark_ms: cfg.max_mark_ms(),
         skipped,
         placement: cfg.placement(),
         used: AtomicU64::new(0),
@@ -714,7 +709,7 @@ async fn keep(mut etcd: Etcd, s: Arc<Shared>) {
             let new = now
                 .saturating_add(s.ttl.as_millis() as u64)
                 .max(want)
-                .min(s.last_ms.saturating_sub(s.ttl.as_millis() as u64));
+                .min(s.max_mark_ms);
             if new <= mark {
                 continue;
             }

@@ -461,10 +461,6 @@ impl FileStorage {
                 Err(TryLockError::Error(e)) => {
                     Err(Problem::io(format!("lock {}", path.display()), &e))
                 }
-            })
-            .map_err(|p| match p {
-                Problem::LockTimeout { .. } => Problem::LockTimeout { timeout },
-                p => p,
             })?;
             // Still the file at the name? A writer that reached it by another name, when
             // it had no other, renamed a new one over it while this lock waited.
