@@ -79,8 +79,8 @@ fn assumption(a: &CollisionsArgs) -> Option<String> {
              etcd and checked at each claim); a host that takes over an ID starts above its \
              previous holder's high-water mark, so the figures hold through crashes, \
              replacements and clocks set back. Yours to keep: every UUID is made through \
-             uuidkit's fleet (gen --machine-id etcd, FleetGenerator, a fleet-mode uuidkitd \
-             whose clients share one method), on one etcd cluster whose marks are never \
+             uuidkit's fleet (gen --machine-id etcd, FleetGenerator, a fleet-mode \
+             uuidkitd), on one etcd cluster whose marks are never \
              deleted while UUIDs near them may still be made"
         )),
         _ => Some(format!(

@@ -268,3 +268,115 @@ fn bad_input_is_a_usage_error_naming_the_flag() {
         assert!(err.contains(needle), "{args:?}: {err}");
     }
 }
+
+/// `--machine-id leased` gives 0 only where the fleet makes the UUIDs counted: a version
+/// it stamps, a width it leases, a rate one holder keeps up, years inside the layout's
+/// range. Elsewhere it is an error saying which, not a 0 for UUIDs nobody makes.
+#[test]
+fn leased_ids_refuse_figures_the_fleet_cannot_make() {
+    let run = |args: &[&str]| {
+        let mut all = vec!["--machine-id", "leased", "--hosts", "10"];
+        all.extend(args);
+        uuidkit(&all)
+    };
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &[
+                "--version",
+                "v8",
+                "--machine-id-bits",
+                "8",
+                "--rate",
+                "1",
+                "--years",
+                "1",
+            ],
+            "not b1",
+        ),
+        (
+            &[
+                "--version",
+                "v7",
+                "--machine-id-bits",
+                "32",
+                "--rate",
+                "1",
+                "--years",
+                "1",
+            ],
+            "1 to 31 bits, not 32",
+        ),
+        (
+            &[
+                "--version",
+                "v8",
+                "--layout",
+                "draft-v8-32",
+                "--machine-id-bits",
+                "8",
+                "--rate",
+                "1e6",
+                "--years",
+                "1",
+            ],
+            "at most 4096 UUIDs a second",
+        ),
+        (
+            &[
+                "--version",
+                "v8",
+                "--layout",
+                "draft-v8-32",
+                "--machine-id-bits",
+                "8",
+                "--rate",
+                "1",
+                "--years",
+                "100",
+            ],
+            "2106-02-07T06:28:15Z",
+        ),
+        (
+            &[
+                "--version",
+                "v7",
+                "--machine-id-bits",
+                "8",
+                "--rate",
+                "1",
+                "--years",
+                "9000",
+            ],
+            "10889-08-02T05:31:50Z",
+        ),
+    ];
+    for (args, says) in cases {
+        let out = run(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("leased from etcd cannot give these figures"),
+            "{args:?}: {err}"
+        );
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+    // Inside every limit it is still 0.
+    let j = json(&[
+        "--version",
+        "v8",
+        "--layout",
+        "draft-v8-32",
+        "--machine-id-bits",
+        "8",
+        "--machine-id",
+        "leased",
+        "--hosts",
+        "10",
+        "--rate",
+        "4096",
+        "--years",
+        "50",
+    ]);
+    assert_eq!(j["expected_pairs"].as_f64(), Some(0.0), "{j}");
+}

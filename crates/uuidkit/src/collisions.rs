@@ -234,6 +234,14 @@ pub enum CollisionError {
         /// Random bits there are to replace.
         max: u32,
     },
+    /// [`MachineId::Leased`] where the fleet leases no ID, or cannot make what the
+    /// figures ask: a version it does not stamp, a width it does not lease, a rate above
+    /// what one holder makes, years past the layout's range. The figures would count
+    /// UUIDs the fleet never makes.
+    NotLeasable {
+        /// Why, in words.
+        reason: String,
+    },
 }
 
 impl fmt::Display for CollisionError {
@@ -256,6 +264,12 @@ impl fmt::Display for CollisionError {
                 write!(
                     f,
                     "a {bits}-bit machine ID is wider than the {max} random bits it replaces"
+                )
+            }
+            CollisionError::NotLeasable { reason } => {
+                write!(
+                    f,
+                    "machine IDs leased from etcd cannot give these figures: {reason}"
                 )
             }
         }
@@ -417,7 +431,68 @@ pub fn estimate(mode: &Mode, fleet: &Fleet) -> Result<Estimate, CollisionError> 
             bits,
         });
     }
+    if let Some(MachineId::Leased { bits }) = id {
+        leasable(mode, bits, fleet, crate::time::UnixTime::now())
+            .map_err(|reason| CollisionError::NotLeasable { reason })?;
+    }
     Ok(model(mode)?.estimate(fleet))
+}
+
+/// `Ok` if a fleet of leased IDs ([`crate::fleet`]) makes what `fleet` asks of `mode`,
+/// its years counted from `now`; else why not. The fleet stamps v7 and the draft's
+/// time-based layouts only, leases 1 to 31 bits, keeps each holder within a time-to-live
+/// of its clock (so a layout's sequence caps its rate), and makes nothing past the end
+/// of a layout's range.
+fn leasable(
+    mode: &Mode,
+    bits: u32,
+    fleet: &Fleet,
+    now: crate::time::UnixTime,
+) -> Result<(), String> {
+    use crate::store::GeneratorKind;
+    const MAX_BITS: u32 = 31; // the fleet's (`fleet::MAX_BITS`, behind the `etcd` feature)
+    let kind = match *mode {
+        Mode::V7 { .. } => GeneratorKind::V7,
+        Mode::Draft { layout, .. } if !matches!(layout, Layout::B1 | Layout::B2) => {
+            GeneratorKind::Draft(layout)
+        }
+        Mode::Draft { layout, .. } => {
+            return Err(format!(
+                "the fleet stamps v7 and the 2021 draft's time-based layouts, not {}",
+                layout.name()
+            ));
+        }
+        _ => {
+            return Err(
+                "the fleet stamps v7 and the 2021 draft's time-based layouts, not b1".into(),
+            );
+        }
+    };
+    if bits > MAX_BITS {
+        return Err(format!(
+            "the fleet leases IDs of 1 to {MAX_BITS} bits, not {bits}"
+        ));
+    }
+    let per_second = kind.draft_second() as f64;
+    if per_second > 0.0 && fleet.rate > per_second {
+        return Err(format!(
+            "a holder of {kind} makes at most {per_second} UUIDs a second (past that it waits \
+             for its clock, never more than a time-to-live ahead), not {}",
+            fleet.rate
+        ));
+    }
+    if let Some((end, _)) = kind.position_time(kind.max_position()) {
+        let left = (end.secs() - now.secs()) as f64 / SECONDS_PER_YEAR;
+        if fleet.years > left {
+            return Err(format!(
+                "{kind}'s time ends at {} ({left:.1} years from now), and the fleet makes \
+                 nothing past it, not {} years",
+                end.to_rfc3339(0),
+                fleet.years
+            ));
+        }
+    }
+    Ok(())
 }
 
 impl Model {

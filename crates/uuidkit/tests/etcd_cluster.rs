@@ -427,6 +427,32 @@ impl EtcdCluster {
         self.post(i, "put", "/v3/kv/put", &body).map(drop)
     }
 
+    /// Puts `key` = `value` through member `i` attached to a new lease of `ttl` seconds
+    /// (`POST /v3/lease/grant`, then a put with it), as a holder writes its key: the
+    /// lease's ID.
+    pub fn put_leased(&self, i: usize, key: &[u8], value: &[u8], ttl: u32) -> Result<i64, String> {
+        let answer = self.post(
+            i,
+            "grant",
+            "/v3/lease/grant",
+            &format!(r#"{{"TTL":"{ttl}"}}"#),
+        )?;
+        // {"header":{…},"ID":"7587…","TTL":"30"}
+        let id = answer
+            .split(r#""ID":""#)
+            .nth(1)
+            .and_then(|rest| rest.split('"').next())
+            .and_then(|id| id.parse::<i64>().ok())
+            .ok_or_else(|| format!("grant: no lease ID in {answer}"))?;
+        let body = format!(
+            r#"{{"key":"{}","value":"{}","lease":"{id}"}}"#,
+            base64_encode(key),
+            base64_encode(value)
+        );
+        self.post(i, "put", "/v3/kv/put", &body)?;
+        Ok(id)
+    }
+
     /// Deletes `key` through member `i` (`POST /v3/kv/deleterange`).
     pub fn delete(&self, i: usize, key: &[u8]) -> Result<(), String> {
         let body = format!(r#"{{"key":"{}"}}"#, base64_encode(key));

@@ -305,6 +305,17 @@ fn garbage_under_the_fleet_is_an_error_naming_it_and_nothing_is_written() {
         }
         assert_eq!(c.get(0, key.as_bytes()).unwrap().unwrap(), value.as_bytes());
     }
+    // A holder key as uuidkit writes it, but with no lease: it would hold ID 0 for ever,
+    // so it is refused by name rather than quietly skipped.
+    let key = "/uuidkit/g6/machine-id/0";
+    c.put(0, key.as_bytes(), b"pid=1 host=h bits=2 place=v7")
+        .unwrap();
+    let e = LeasedId::claim(&config(&c, "g6", 2)).unwrap_err();
+    assert_eq!(e, FleetError::Unleased { key: key.into() });
+    assert!(e.to_string().contains("with no lease"), "{e}");
+    for n in 1..4 {
+        assert_eq!(holder(&c, "g6", n), None, "g6: ID {n} was claimed");
+    }
 }
 
 #[test]
@@ -545,4 +556,53 @@ fn giving_back_never_lowers_the_mark_below_a_permit() {
     id.permit(at).unwrap();
     id.release();
     assert_eq!(mark(&c, "permits", 0), Some(at));
+}
+
+/// Generators sharing one `LeasedId` never make the same (time, counter): each leases its
+/// positions in blocks from the ID, and a generator made later starts above every block
+/// the others leased. Before, each started at the holder's floor, so two draft
+/// generators made in one millisecond began at sequence 0 together.
+#[test]
+fn generators_sharing_one_id_never_share_a_position() {
+    use uuidkit::layout::{Layout, decode_as};
+    let c = EtcdCluster::start(1);
+    // draft-v8-32 stamps seconds with a 12-bit sequence: 1,000 pairs stay in the clock's
+    // second or the next, inside the mark's bound.
+    for (n, (name, pairs)) in [("draft-v7-ms", 20_000), ("draft-v8-32", 1_000)]
+        .into_iter()
+        .enumerate()
+    {
+        let l: Layout = name.parse().unwrap();
+        let fleet = format!("shared{n}");
+        let cfg = config(&c, &fleet, 2).with_placement(Placement::Draft(l));
+        let id = Arc::new(LeasedId::claim(&cfg).unwrap());
+        let mut a = FleetGenerator::draft(id.clone(), l).unwrap();
+        let mut b = FleetGenerator::draft(id.clone(), l).unwrap();
+        let mut seen = HashSet::new();
+        for i in 0..pairs {
+            for u in [a.try_next().unwrap(), b.try_next().unwrap()] {
+                let d = decode_as(&u, l).unwrap();
+                assert!(
+                    seen.insert((d.timestamp, d.sequence)),
+                    "{name}: {u} repeats a position, after {i} pairs"
+                );
+            }
+        }
+        // One made now starts above both.
+        let top = seen.iter().max().copied().unwrap();
+        let mut later = FleetGenerator::draft(id.clone(), l).unwrap();
+        let d = decode_as(&later.try_next().unwrap(), l).unwrap();
+        assert!((d.timestamp, d.sequence) > top, "{name}");
+    }
+    // v7: the counter's positions (the bits above the random tail) likewise.
+    let id = Arc::new(LeasedId::claim(&config(&c, "shared-v7", 2)).unwrap());
+    let mut a = FleetGenerator::v7(id.clone(), V7Method::Counter).unwrap();
+    let mut b = FleetGenerator::v7(id.clone(), V7Method::Precision).unwrap();
+    let mut seen = HashSet::new();
+    for _ in 0..20_000 {
+        for u in [a.try_next().unwrap(), b.try_next().unwrap()] {
+            // Above the 32-bit tail (ID and random bits): time, counter, version, variant.
+            assert!(seen.insert(u.as_u128() >> 32), "v7: {u} repeats a position");
+        }
+    }
 }

@@ -44,10 +44,11 @@ fn start(dir: &TempDir, endpoints: &str) -> Daemon {
     Daemon::start(&dir.0, &args, None)
 }
 
-/// The machine ID of a Method 1 or 3 v7 UUID with a 1-bit ID: the first of its 32 random
-/// bits after the counter.
-fn counter_id(u: &Uuid) -> u64 {
-    ((u.as_u128() >> 31) & 1) as u64
+/// The machine ID of a UUID made through a fleet-mode daemon, 1 bit wide: its last bit,
+/// for every v7 method and draft layout, so that clients of two daemons never meet
+/// whatever method each uses.
+fn id_of(u: &Uuid) -> u64 {
+    (u.as_u128() & 1) as u64
 }
 
 /// `n` v7 UUIDs of `method` through the daemon at `socket`; no store warning.
@@ -139,15 +140,32 @@ fn two_daemons_hold_ids_0_and_1_and_stamp_every_uuid() {
             .id
             .unwrap();
         let counter = v7_through(&d.socket, V7Method::Counter, 200_000);
-        assert!(counter.iter().all(|u| counter_id(u) == id));
+        assert!(counter.iter().all(|u| id_of(u) == id));
         let precision = v7_through(&d.socket, V7Method::Precision, 10_000);
-        assert!(precision.iter().all(|u| counter_id(u) == id));
-        // Method 2 keeps the ID in the last bit, below its random value.
+        assert!(precision.iter().all(|u| id_of(u) == id));
+        // Method 2 keeps the ID in the last bit too, below its random value.
         let random = v7_through(&d.socket, V7Method::Random, 20_000);
-        assert!(random.iter().all(|u| (u.as_u128() & 1) as u64 == id));
+        assert!(random.iter().all(|u| id_of(u) == id));
+        let layout = "draft-v7-ms".parse().unwrap();
+        let mut g = uuidkit::generator::draft::DraftGenerator::new(layout)
+            .unwrap()
+            .with_store(Arc::new(DaemonClient::new(&d.socket)));
+        let mut draft = vec![Uuid::NIL; 10_000];
+        for chunk in draft.chunks_mut(256) {
+            g.fill(chunk);
+        }
+        assert!(g.take_store_warnings().is_empty());
+        assert!(draft.iter().all(|u| id_of(u) == id));
         let n = all.len();
-        all.extend(counter.iter().chain(&precision).chain(&random).copied());
-        assert_eq!(all.len(), n + 230_000, "a UUID repeated");
+        all.extend(
+            counter
+                .iter()
+                .chain(&precision)
+                .chain(&random)
+                .chain(&draft)
+                .copied(),
+        );
+        assert_eq!(all.len(), n + 240_000, "a UUID repeated");
     }
 
     // etcd stops: within the time-to-live (2 s, less the margin) the leases are fenced;
@@ -349,8 +367,15 @@ fn a_lost_id_is_claimed_again() {
     let c = DaemonClient::new(&d.socket);
     let id = |c: &DaemonClient| c.status().unwrap().fleet.unwrap().id;
     assert_eq!(id(&c), Some(0));
-    etcd.put(0, b"/uuidkit/itlost/machine-id/0", b"pid=1 host=elsewhere")
-        .unwrap();
+    // Taken as a holder takes it: with a lease (a key without one is refused as not
+    // uuidkit's, and would block every claim).
+    etcd.put_leased(
+        0,
+        b"/uuidkit/itlost/machine-id/0",
+        b"pid=1 host=elsewhere bits=2 place=service",
+        60,
+    )
+    .unwrap();
     let taken = Instant::now();
     while id(&c) != Some(1) {
         assert!(
@@ -370,7 +395,7 @@ fn a_lost_id_is_claimed_again() {
     let m = l.machine_id.unwrap();
     assert_eq!((m.value(), m.bits()), (1, 2));
     let uuids = v7_through(&d.socket, V7Method::Counter, 10_000);
-    assert!(uuids.iter().all(|u| (u.as_u128() >> 30) & 3 == 1));
+    assert!(uuids.iter().all(|u| u.as_u128() & 3 == 1));
     d.assert_running();
     // SIGTERM: the state is saved and the ID given back at once; its mark stays at or
     // above every lease the daemon granted (the next holder starts above them).

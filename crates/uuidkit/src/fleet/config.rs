@@ -51,8 +51,9 @@ pub enum Placement {
     V7Random,
     /// A 2021 draft layout: the head of its random bits.
     Draft(crate::layout::Layout),
-    /// A `uuidkitd` in fleet mode, whose clients choose their method (see
-    /// docs/daemon.md): a fleet of services only.
+    /// A `uuidkitd` in fleet mode, whose clients choose their method: each puts the ID
+    /// its leases bring in the last bits of the UUID, whatever the method or layout
+    /// (see docs/daemon.md). A fleet of services only.
     Service,
 }
 

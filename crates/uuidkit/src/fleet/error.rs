@@ -57,6 +57,12 @@ pub enum FleetError {
         /// Its value (lossy UTF-8, cut at 64 bytes).
         value: String,
     },
+    /// A holder key with no lease: uuidkit writes each holder key with the lease that
+    /// keeps it, so one without would hold its ID for ever.
+    Unleased {
+        /// The key.
+        key: String,
+    },
     /// Every ID of the fleet is held by a live holder.
     AllHeld {
         /// How many IDs the width gives.
@@ -166,6 +172,12 @@ impl fmt::Display for FleetError {
                 f,
                 "etcd key {key} holds {value:?}, not what uuidkit writes there; \
                  nothing was claimed (remove the key, or use another fleet)"
+            ),
+            FleetError::Unleased { key } => write!(
+                f,
+                "etcd key {key} holds its machine ID with no lease, so nothing would ever \
+                 free it; uuidkit writes holder keys only with a lease; nothing was claimed \
+                 (remove the key, or use another fleet)"
             ),
             FleetError::AllHeld { ids, fleet } => {
                 write!(f, "all {ids} machine IDs of fleet {fleet:?} are held")

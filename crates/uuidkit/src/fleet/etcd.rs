@@ -302,6 +302,12 @@ impl Etcd {
         for kv in &resp.kvs {
             match keys::parse_fleet(&self.fleet, &kv.key, &kv.value)? {
                 Entry::Geometry(g) => scan.geometry = Some((g, kv.mod_revision)),
+                // Not one of ours, and not harmless: nothing would ever free the ID.
+                Entry::Holder(_) if kv.lease == 0 => {
+                    return Err(FleetError::Unleased {
+                        key: String::from_utf8_lossy(&kv.key).escape_debug().to_string(),
+                    });
+                }
                 Entry::Holder(n) => {
                     scan.held.insert(n);
                     if let Some(g) = keys::holder_geometry(&kv.value) {

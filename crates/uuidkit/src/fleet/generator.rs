@@ -26,6 +26,10 @@ use crate::uuid::Uuid;
 ///   below the ID's high-water mark already written to etcd, which the next holder of the
 ///   ID starts strictly above. So no two holders, at once or one after the other, make
 ///   the same UUID, whatever their clocks say.
+/// - **One position per ID in a process**: generators sharing one [`LeasedId`] lease
+///   their (time, counter) positions in blocks from it, as processes sharing a state
+///   file do from the file, so no two of them make the same one, and each new one starts
+///   above every block the others have leased.
 /// - **Fenced**: once the lease may have expired, calls fail
 ///   ([`FleetError::Fenced`]) until it is renewed; once it has expired,
 ///   [`FleetError::Lost`]. A failed call hands out nothing.
@@ -118,8 +122,11 @@ impl<S: Stamp> FleetGenerator<S> {
     /// `g`, stamped with `id`'s machine ID, started at the holder's floor (one past the
     /// previous holder's mark): a holder whose clock is behind it runs ahead of its clock
     /// from there, as a generator does after the clock went back, until the clock catches
-    /// up.
-    fn on(mut g: Timed<S>, id: Arc<LeasedId>) -> Self {
+    /// up. Its positions are leased in blocks from the ID's own store, which every
+    /// generator on the ID shares: two of them never make the same (time, counter), and
+    /// a new one starts above everything the others have leased.
+    fn on(g: Timed<S>, id: Arc<LeasedId>) -> Self {
+        let mut g = g.with_store(id.positions());
         if id.floor_ms() > 0 {
             g.prime(UnixTime::from_millis(id.floor_ms()));
         }

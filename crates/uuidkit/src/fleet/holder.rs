@@ -28,6 +28,7 @@ use super::config::{CLAIM_HORIZON, FleetConfig, Geometry, Placement};
 use super::error::FleetError;
 use super::etcd::Etcd;
 use crate::generator::machine_id::MachineId;
+use crate::store::{LeaseSource, MemoryStorage, StateStore};
 use crate::time::UnixTime;
 
 /// What a holder knows about its ID, for status displays.
@@ -153,6 +154,10 @@ struct Shared {
 pub struct LeasedId {
     shared: Arc<Shared>,
     keeper: Mutex<Option<JoinHandle<()>>>,
+    /// The ID's positions in this process: every generator on the ID leases its blocks
+    /// here, as processes sharing a state file lease theirs from the file, so no two of
+    /// them ever make the same (time, counter).
+    positions: Arc<StateStore>,
 }
 
 impl core::fmt::Debug for LeasedId {
@@ -185,7 +190,8 @@ impl LeasedId {
     /// [`FleetError::AllHeld`] when every ID is held (or
     /// [`FleetError::WaitedTooLong`] after [`FleetConfig::with_wait`]'s wait),
     /// [`FleetError::Etcd`] when etcd cannot be reached or refuses, and
-    /// [`FleetError::Garbage`] for a key under the fleet that uuidkit did not write.
+    /// [`FleetError::Garbage`] for a key under the fleet that uuidkit did not write, and
+    /// [`FleetError::Unleased`] for a holder key with no lease.
     pub fn claim(cfg: &FleetConfig) -> Result<LeasedId, FleetError> {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
@@ -224,12 +230,18 @@ impl LeasedId {
         Ok(LeasedId {
             shared,
             keeper: Mutex::new(Some(keeper)),
+            positions: Arc::new(StateStore::with_storage(Box::new(MemoryStorage::new()))),
         })
     }
 
     /// The ID.
     pub fn machine_id(&self) -> MachineId {
         self.shared.id
+    }
+
+    /// Where the generators on this ID lease their positions (see the field).
+    pub(crate) fn positions(&self) -> Arc<dyn LeaseSource> {
+        self.positions.clone()
     }
 
     /// Where the ID goes, as the claim recorded it for the fleet.

@@ -97,6 +97,9 @@ pub struct DraftStamp {
     layout: Layout,
     units: Units,
     machine_id: Option<MachineId>,
+    /// The ID came from a service's lease: it goes in the last random bits, where every
+    /// version a service's clients make puts it.
+    id_last: bool,
 }
 
 impl DraftStamp {
@@ -117,6 +120,7 @@ impl DraftStamp {
             layout,
             units,
             machine_id: None,
+            id_last: false,
         })
     }
 
@@ -197,6 +201,7 @@ impl<C, R> DraftGenerator<C, R> {
         let layout = self.layout();
         id.check_room(layout.random_bits(), layout.name())?;
         self.stamp_mut().machine_id = Some(id);
+        self.stamp_mut().id_last = false;
         Ok(self)
     }
 
@@ -252,6 +257,7 @@ impl sealed::Stamp for DraftStamp {
             .is_ok()
         {
             self.machine_id = Some(id);
+            self.id_last = true;
         }
         None
     }
@@ -267,12 +273,19 @@ impl sealed::Stamp for DraftStamp {
         let units = units.min(self.units.max);
         let width = self.layout.random_bits();
         let mut random = (rng.next_u64() as u128) & ((1u128 << width) - 1);
+        let mut id_low = 0;
         if let Some(m) = &self.machine_id {
-            random = m.place(random, width);
+            random = if self.id_last {
+                id_low = m.bits();
+                m.place_last(random)
+            } else {
+                m.place(random, width)
+            };
         }
         if random == 0 {
-            // The draft: the node MUST NOT be all zeros. One value in 2^40 or more.
-            random = 1;
+            // The draft: the node MUST NOT be all zeros. One value in 2^40 or more. The
+            // lowest random bit that is not the ID's.
+            random = 1 << id_low;
         }
         let random = random as u64;
         let sequence = sequence as u64;
@@ -284,6 +297,46 @@ impl sealed::Stamp for DraftStamp {
             Layout::DraftV8(k) => pack_v8_fields(k, units, sequence, random),
             // `DraftStamp::new` accepts only draft layouts.
             Layout::B1 | Layout::B2 => Uuid::NIL,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generator::timed::sealed::Stamp as _;
+
+    /// An RNG whose every draw is 0: the node the draft forbids, all zeros.
+    struct Zeros;
+
+    impl RngCore for Zeros {
+        fn next_u32(&mut self) -> u32 {
+            0
+        }
+        fn next_u64(&mut self) -> u64 {
+            0
+        }
+        fn fill_bytes(&mut self, dest: &mut [u8]) {
+            dest.fill(0);
+        }
+    }
+
+    /// A node of all zeros is never written, and the bit set instead of it is never the
+    /// ID's: with a service's ID 0 in the last bits, the first bit above it; with an ID
+    /// at the head, the last bit.
+    #[test]
+    fn an_all_zero_node_never_changes_the_id() {
+        for name in ["draft-v7-ms", "draft-v7-ns", "draft-v8-32", "draft-v8-64"] {
+            let layout: Layout = name.parse().unwrap();
+            let id = MachineId::new(0, 5).unwrap();
+            let mut leased = DraftStamp::new(layout).unwrap();
+            leased.adopt_machine_id(id);
+            let u = leased.pack((1000, 0), &mut Zeros);
+            assert_eq!(u.as_u128() & 0x3f, 0x20, "{name}: {u}");
+            let mut own = DraftStamp::new(layout).unwrap();
+            own.machine_id = Some(id);
+            let u = own.pack((1000, 0), &mut Zeros);
+            assert_eq!(u.as_u128() & 1, 1, "{name}: {u}");
         }
     }
 }

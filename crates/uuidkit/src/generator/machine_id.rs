@@ -155,6 +155,13 @@ impl MachineId {
         }
     }
 
+    /// `random` with its last bits replaced by the ID: where a machine ID a service's
+    /// lease brings goes, in every version and layout alike, so that clients of services
+    /// with different IDs never make the same UUID whatever method each uses.
+    pub(crate) const fn place_last(&self, random: u128) -> u128 {
+        (random & !((1u128 << self.bits) - 1)) | self.value as u128
+    }
+
     /// `random` (of `width` bits) with its first bits replaced by the ID.
     pub(crate) const fn place(&self, random: u128, width: u32) -> u128 {
         let rest = width - self.bits;

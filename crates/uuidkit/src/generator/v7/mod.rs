@@ -207,6 +207,9 @@ pub type V7Generator<C = SystemClock, R = Csprng> = Timed<V7Stamp, C, R>;
 pub struct V7Stamp {
     method: V7Method,
     machine_id: Option<MachineId>,
+    /// The ID came from a service's lease: it goes in the last bits, as in every
+    /// version a service's clients make (Method 2 puts it there anyway).
+    id_last: bool,
 }
 
 impl V7Stamp {
@@ -236,6 +239,7 @@ impl From<V7Method> for V7Stamp {
         V7Stamp {
             method,
             machine_id: None,
+            id_last: false,
         }
     }
 }
@@ -291,6 +295,7 @@ impl<C, R> V7Generator<C, R> {
         let stamp = V7Stamp {
             method,
             machine_id: None,
+            id_last: false,
         };
         Timed::from_parts(stamp, v7_state(method, 0), clock, rng)
     }
@@ -319,6 +324,7 @@ impl<C, R> V7Generator<C, R> {
         *self.stamp_mut() = V7Stamp {
             method,
             machine_id: Some(id),
+            id_last: false,
         };
         self.reset_state(v7_state(method, id.bits()));
         Ok(self)
@@ -398,6 +404,7 @@ impl sealed::Stamp for V7Stamp {
         // The 32 random bits after the counter, headed by the machine ID if there is one.
         let mut tail = || match &self.machine_id {
             None => rng.next_u32() as u64,
+            Some(m) if self.id_last => m.place_last(rng.next_u32() as u128) as u64,
             Some(m) => m.place(rng.next_u32() as u128, MachineId::V7_RANDOM_BITS) as u64,
         };
         match self.method {
@@ -438,6 +445,7 @@ impl sealed::Stamp for V7Stamp {
             return None;
         }
         self.machine_id = Some(id);
+        self.id_last = true;
         // Method 2 keeps the ID below a random value 74 − B bits wide, as
         // `with_machine_id` makes it; the other methods' state does not change.
         (self.method == V7Method::Random).then(|| 74 - id.bits())
