@@ -74,6 +74,7 @@ extern crate alloc;
 
 #[cfg(feature = "std")]
 pub mod clock;
+mod codec;
 #[cfg(feature = "std")]
 pub mod collisions;
 #[cfg(any(
@@ -157,9 +158,9 @@ pub fn v8_sha256(namespace: &Uuid, name: &[u8]) -> Uuid {
 /// the host's MAC address a test compares the `mac` node strategy with. Not part of the API: no promise of stability, hidden from the docs.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::codec::scalar::{encode_hyphenated, encode_simple, parse_scalar};
     #[cfg(feature = "std")]
     pub use crate::host::primary_mac;
-    pub use crate::text::scalar::{encode_hyphenated, encode_simple, parse_scalar};
 }
 
 /// README.md's Rust examples, compiled and run as doctests (`cargo test -p uuidkit

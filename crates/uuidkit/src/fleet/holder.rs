@@ -27,7 +27,7 @@ use tokio::sync::Notify;
 use super::config::{CLAIM_HORIZON, FleetConfig, Geometry, Placement};
 use super::error::FleetError;
 use super::etcd::Etcd;
-use crate::generator::machine_id::MachineId;
+use crate::node::machine_id::MachineId;
 use crate::store::{LeaseSource, MemoryStorage, StateStore};
 use crate::time::UnixTime;
 

@@ -17,12 +17,12 @@
 use rand_core::RngCore;
 
 use super::leased::BlockSizes;
-use super::machine_id::{MachineId, MachineIdError};
 use super::monotonic::{Monotonic, Step};
 use super::timed::{Timed, sealed};
 use crate::error::UnknownName;
 use crate::layout::Layout;
 use crate::layout::draft::{Units, pack_v7_fields, pack_v8_fields};
+use crate::node::machine_id::{MachineId, MachineIdError};
 use crate::random::Csprng;
 use crate::store::GeneratorKind;
 use crate::time::{SystemClock, UnixTime};

@@ -16,8 +16,8 @@
 
 use std::sync::Arc;
 
-use super::machine_id::MachineId;
 use crate::layout::ClockSequence;
+use crate::node::machine_id::MachineId;
 use crate::store::{
     GeneratorKind, LeaseRequest, LeaseSource, Outcome, Problem, StoreError, StoreWarning,
 };

@@ -82,7 +82,8 @@ pub mod draft;
 mod error;
 pub mod gregorian;
 pub(crate) mod leased;
-pub mod machine_id;
+/// Machine IDs, which live with the values below the generators ([`crate::node`]).
+pub use crate::node::machine_id;
 pub(crate) mod monotonic;
 pub(crate) mod process;
 pub mod sharded;

@@ -45,7 +45,7 @@ pub(crate) mod sealed {
     use rand_core::RngCore;
 
     use crate::generator::leased::BlockSizes;
-    use crate::generator::machine_id::MachineId;
+    use crate::node::machine_id::MachineId;
     use crate::store::GeneratorKind;
     use crate::time::UnixTime;
     use crate::uuid::Uuid;
@@ -323,8 +323,8 @@ mod tests {
 
     use super::*;
     use crate::generator::draft::DraftGenerator;
-    use crate::generator::machine_id::MachineId;
     use crate::generator::v7::{V7Generator, V7Method};
+    use crate::node::machine_id::MachineId;
     use crate::store::{Lease, LeaseRequest, MemoryStorage, StateStore, StoreError};
 
     /// A state store whose leases bring a machine ID, as a daemon in fleet mode's do.

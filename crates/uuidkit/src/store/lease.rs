@@ -5,8 +5,8 @@ use core::fmt;
 
 use super::error::{Outcome, Problem, StoreError, StoreWarning};
 use super::kind::GeneratorKind;
-use crate::generator::machine_id::MachineId;
 use crate::layout::ClockSequence;
+use crate::node::machine_id::MachineId;
 
 /// What a generator asks of [`StateStore::lease`](crate::store::StateStore::lease).
 ///

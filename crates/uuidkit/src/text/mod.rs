@@ -22,10 +22,10 @@
 //!
 //! This module holds the public entry points ([`Uuid::format`], `Display`,
 //! [`encode_lines`], [`parse_lines`], [`Uuid::parse_str`], ...), which dispatch to the
-//! SIMD kernels or to the scalar reference. What they are made of lies below, and the
-//! kernels use only that, never this module:
-//! - `form`: [`Format`], [`Case`], [`LineEnd`] and their lengths;
-//! - `scalar`: the scalar reference codec (`parse_scalar`, `encode_hyphenated`,
+//! SIMD kernels or to the scalar reference. What they are made of lies below both, in the
+//! private `codec` module, and the kernels use only that, never this module:
+//! - `codec::form`: [`Format`], [`Case`], [`LineEnd`] and their lengths;
+//! - `codec::scalar`: the scalar reference codec (`parse_scalar`, `encode_hyphenated`,
 //!   `encode_simple`), private: the fuzz targets reach it through `__private`.
 
 use core::fmt;
@@ -36,14 +36,13 @@ use crate::error::ParseError;
 use crate::platform::simd;
 use crate::uuid::Uuid;
 
-pub(crate) mod form;
-pub(crate) mod scalar;
 #[cfg(test)]
 mod tests;
 
-pub use form::{Case, Format, LineEnd, line_len};
+pub use crate::codec::form::{Case, Format, LineEnd, line_len};
+use crate::codec::scalar;
 #[cfg(test)]
-use scalar::parse_scalar;
+use crate::codec::scalar::parse_scalar;
 
 /// Writes `uuids` one a line, in `format` and `case`, each line ended by `end`, into the
 /// front of `out`: as many whole lines as fit. Returns how many UUIDs were written; the

@@ -1,8 +1,8 @@
 //! The entry points against the scalar reference: every form written and read back, the
 //! errors' positions and messages.
 
-use super::scalar::HEX_VALUE;
 use super::*;
+use crate::codec::scalar::HEX_VALUE;
 use crate::error::Expected;
 use proptest::prelude::*;
 

@@ -51,11 +51,11 @@ use rand_core::RngCore;
 
 use self::gate::MS_MAX;
 use super::leased::BlockSizes;
-use super::machine_id::{MachineId, MachineIdError};
 use super::monotonic::{Monotonic, Step};
 use super::timed::{Timed, sealed};
 use crate::error::UnknownName;
 use crate::layout::v7::pack;
+use crate::node::machine_id::{MachineId, MachineIdError};
 use crate::random::Csprng;
 use crate::store::GeneratorKind;
 use crate::time::{SystemClock, UnixTime};

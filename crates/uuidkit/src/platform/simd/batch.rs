@@ -3,8 +3,8 @@
 //! `x86::batch`), whose loops have the per-UUID kernels inlined; elsewhere the scalar
 //! reference, one UUID at a time.
 
-use crate::text::form::{Case, Format, LineEnd};
-use crate::text::scalar;
+use crate::codec::form::{Case, Format, LineEnd};
+use crate::codec::scalar;
 use crate::uuid::Uuid;
 
 use super::fallback::encode_scalar;

@@ -2,9 +2,9 @@
 //! and the encoder where no kernel runs. A leaf, so that `mod.rs`, `batch.rs` and the
 //! x86 kernels take them from here.
 
+use crate::codec::form::{Case, Format};
+use crate::codec::scalar;
 use crate::error::ParseError;
-use crate::text::form::{Case, Format};
-use crate::text::scalar;
 use crate::uuid::Uuid;
 
 /// Why `s` is not a UUID, or (only when no kernel ran) the UUID: the scalar parser, kept

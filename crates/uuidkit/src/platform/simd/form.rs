@@ -1,7 +1,7 @@
 //! [`Format`] as a const generic parameter (an enum cannot be one on stable Rust), so
 //! that each kernel instance is compiled for one form.
 
-use crate::text::form::Format;
+use crate::codec::form::Format;
 
 pub(super) const HYPHENATED: u8 = Format::Hyphenated as u8;
 pub(super) const SIMPLE: u8 = Format::Simple as u8;

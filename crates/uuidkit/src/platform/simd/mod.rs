@@ -31,9 +31,9 @@
 //!   only through loads and stores whose offsets are checked against the array length at
 //!   compile time; see that module.
 
+use crate::codec::form::{Case, Format};
+use crate::codec::scalar;
 use crate::error::ParseError;
-use crate::text::form::{Case, Format};
-use crate::text::scalar;
 use crate::uuid::Uuid;
 
 #[cfg(target_arch = "x86_64")]

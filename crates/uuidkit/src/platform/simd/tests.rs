@@ -6,8 +6,8 @@ use proptest::collection::vec;
 use proptest::prelude::*;
 
 use super::level::Level;
-use crate::text::form::{Case, Format};
-use crate::text::scalar::{self, parse_scalar};
+use crate::codec::form::{Case, Format};
+use crate::codec::scalar::{self, parse_scalar};
 use crate::uuid::Uuid;
 
 const FORMS: [Format; 4] = [

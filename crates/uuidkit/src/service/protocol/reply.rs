@@ -5,8 +5,8 @@ use super::error::ProtocolError;
 use super::frame::{message, truncate};
 use super::report::StatusReport;
 use super::request::{MAX_RANDOM_COUNT, Request, WireLeaseRequest};
-use crate::generator::machine_id::MachineId;
 use crate::layout::ClockSequence;
+use crate::node::machine_id::MachineId;
 use crate::store::{GeneratorKind, Lease};
 use crate::uuid::Uuid;
 

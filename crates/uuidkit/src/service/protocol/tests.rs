@@ -232,7 +232,7 @@ fn any_bytes_decode_without_panic() {
 /// body ending after the leads (a daemon before fleet mode) reads as no fleet.
 #[test]
 fn fleet_fields_round_trip_and_are_optional() {
-    use crate::generator::machine_id::MachineId;
+    use crate::node::machine_id::MachineId;
     let r = WireLeaseRequest::from(&LeaseRequest::new(GeneratorKind::V7, 0, 100, 10));
     let req = Request::Lease(r);
     let lease = Lease {

@@ -9,7 +9,7 @@
 //! other line through the same form dispatch as the one-UUID parser.
 
 use super::kernels::{Kernel, parse_forms, sub, sub_mut};
-use crate::text::form::Case;
+use crate::codec::form::Case;
 use crate::uuid::Uuid;
 
 /// The line end `end` (one or two bytes: `LINE - TEXT`) after the text of a line.

@@ -24,8 +24,8 @@
 
 use core::arch::x86_64::*;
 
+use crate::codec::form::{Case, Format};
 use crate::error::ParseError;
-use crate::text::form::{Case, Format};
 use crate::uuid::Uuid;
 
 use crate::platform::simd::fallback::parse_slow;

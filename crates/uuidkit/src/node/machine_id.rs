@@ -168,7 +168,7 @@ impl MachineId {
         ((self.value as u128) << rest) | (random & ((1u128 << rest) - 1))
     }
 
-    /// The bits of a v7 UUID (RFC 9562) that a [`V7Generator`](super::v7::V7Generator)
+    /// The bits of a v7 UUID (RFC 9562) that a [`V7Generator`](crate::generator::v7::V7Generator)
     /// with method `counter` or `precision` fills at random: the last 32 of `rand_b`, right
     /// after the counter.
     pub const V7_RANDOM_BITS: u32 = 32;
