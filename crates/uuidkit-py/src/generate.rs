@@ -9,18 +9,15 @@
 //! `clock_seq`, `a`, `b`, `c`), they do what CPython does with them.
 
 use std::borrow::Cow;
-use std::sync::{Mutex, MutexGuard, OnceLock};
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyString};
-use uuidkit::generator::draft::DraftGenerator;
-use uuidkit::generator::timed::{Stamp, Timed};
+use uuidkit::generator::GenError;
 use uuidkit::generator::v7::{V7Generator, V7Method};
 use uuidkit::layout::{self, ClockSequence, GregorianFields, Layout};
 use uuidkit::random::{Csprng, RngCore};
-use uuidkit::store::StoreWarning;
-use uuidkit::time::{FnClock, GregorianTimestamp, UnixTime};
+use uuidkit::time::{FnClock, GregorianTimestamp};
 use uuidkit::{NodeId, Uuid};
 
 use crate::args::{self, masked, node48};
@@ -28,41 +25,6 @@ use crate::bridge::{self, to_py};
 use crate::platform;
 use crate::release;
 use crate::state;
-
-/// A lock that a panicking holder did not leave unusable (the state inside is a few
-/// plain values, consistent between statements).
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// A generator of this package's own (a v7 method other than the counter, a draft
-/// layout), made for the process that uses it: after `fork` the child starts a new one
-/// (new random state, its own leases) instead of continuing its parent's.
-struct PerProcess<G> {
-    pid: u32,
-    g: G,
-}
-
-fn for_this_process<G>(
-    slot: &mut Option<PerProcess<G>>,
-    make: impl FnOnce() -> PyResult<G>,
-) -> PyResult<&mut G> {
-    let pid = std::process::id();
-    if slot.as_ref().is_none_or(|p| p.pid != pid) {
-        *slot = Some(PerProcess { pid, g: make()? });
-    }
-    // Some: this process's, or set just above.
-    Ok(&mut slot.as_mut().expect("set above").g)
-}
-
-/// `g`, sharing the state file or daemon of the process-wide generators, when they have
-/// one.
-fn shared<S: Stamp>(g: Timed<S>) -> Timed<S> {
-    match uuidkit::generator::process_lease_source() {
-        Some(s) => g.with_store(s),
-        None => g,
-    }
-}
 
 /// `next()`, a call of a process-wide time-based generator: with the GIL released when
 /// they keep their state in a file or the daemon, where a call may wait for the file's
@@ -79,24 +41,6 @@ fn generating<T: Send>(py: Python<'_>, next: impl Send + FnOnce() -> T) -> T {
     }
 }
 
-/// The store warnings of this package's own generators (the `uuid7` methods other than
-/// the counter, the draft layouts) since the last call; the library's process-wide
-/// generators keep theirs (`uuidkit::generator::take_store_warnings`). A generator left
-/// from the parent after `fork` is skipped: its warnings were the parent's.
-pub fn take_own_store_warnings() -> Vec<StoreWarning> {
-    let pid = std::process::id();
-    let mut all = Vec::new();
-    for slot in [&V7_RANDOM, &V7_PRECISION] {
-        if let Some(p) = lock(slot).as_mut().filter(|p| p.pid == pid) {
-            all.extend(p.g.take_store_warnings());
-        }
-    }
-    for p in lock(&DRAFT).iter_mut().flatten().filter(|p| p.pid == pid) {
-        all.extend(p.g.take_store_warnings());
-    }
-    all
-}
-
 /// `getnode()`: the host's MAC address as a 48-bit integer: of the Ethernet interfaces
 /// (not loopback, address not zero; by name), the first that is up and backed by a
 /// device, else the first that is up, even a virtual one (never one that is down); when
@@ -107,34 +51,14 @@ pub fn take_own_store_warnings() -> Vec<StoreWarning> {
 /// True
 #[pyfunction]
 pub fn getnode() -> u64 {
-    static NODE: OnceLock<u64> = OnceLock::new();
-    *NODE.get_or_init(|| match uuidkit::__private::primary_mac() {
-        Some(mac) => NodeId::from_bytes(mac).as_u64(),
-        None => uuidkit::node::random_node(&mut Csprng).as_u64(),
-    })
-}
-
-/// The last timestamp (100 ns ticks since 1582) of `uuid1`/`uuid6` given explicit fields:
-/// as CPython, each call's is one more than the last when the clock has not moved on.
-static LAST_V1_TICKS: Mutex<u64> = Mutex::new(0);
-static LAST_V6_TICKS: Mutex<u64> = Mutex::new(0);
-
-fn next_ticks(last: &Mutex<u64>) -> PyResult<GregorianTimestamp> {
-    let now = GregorianTimestamp::from_unix(UnixTime::now())
-        .map_err(|e| PyValueError::new_err(e.to_string()))?;
-    let mut last = lock(last);
-    let ticks = now.ticks().max(*last + 1);
-    *last = ticks;
-    GregorianTimestamp::from_ticks(ticks).ok_or_else(|| {
-        PyValueError::new_err("the Gregorian timestamp of v1/v6 has run out (past 5236)")
-    })
+    uuidkit::node::host_node().as_u64()
 }
 
 /// The fields of a v1/v6 UUID given a `node` or `clock_seq`, as CPython makes them.
 fn explicit_fields(
     node: Option<u64>,
     clock_seq: Option<&Bound<'_, PyAny>>,
-    last: &Mutex<u64>,
+    timestamp: fn() -> Result<GregorianTimestamp, GenError>,
 ) -> PyResult<GregorianFields> {
     let clock_seq = match clock_seq {
         Some(c) => masked(c, 0x3fff)? as u16,
@@ -142,7 +66,7 @@ fn explicit_fields(
     };
     let node = node.unwrap_or_else(getnode);
     Ok(GregorianFields {
-        timestamp: next_ticks(last)?,
+        timestamp: timestamp().map_err(gen_error)?,
         clock_seq: ClockSequence::from_masked(clock_seq),
         node: NodeId::from_u64(node & 0xffff_ffff_ffff).unwrap_or(NodeId::from_bytes([0; 6])),
     })
@@ -177,7 +101,7 @@ pub fn uuid1<'py>(
     // CPython masks the clock sequence before it checks the node.
     let cs = clock_seq.map(|c| masked(c, 0x3fff)).transpose()?;
     let node = node.map(node48).transpose()?;
-    let mut f = explicit_fields(node, None, &LAST_V1_TICKS)?;
+    let mut f = explicit_fields(node, None, uuidkit::generator::next_v1_timestamp)?;
     if let Some(cs) = cs {
         f.clock_seq = ClockSequence::from_masked(cs as u16);
     }
@@ -206,7 +130,7 @@ pub fn uuid6<'py>(
         return to_py(py, generating(py, uuidkit::try_v6).map_err(gen_error)?);
     }
     let node = node.map(|n| masked(n, 0xffff_ffff_ffff)).transpose()?;
-    let f = explicit_fields(node, clock_seq, &LAST_V6_TICKS)?;
+    let f = explicit_fields(node, clock_seq, uuidkit::generator::next_v6_timestamp)?;
     to_py(py, layout::v6::encode(&f))
 }
 
@@ -288,9 +212,6 @@ pub fn uuid4(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
     to_py(py, uuidkit::v4())
 }
 
-static V7_RANDOM: Mutex<Option<PerProcess<V7Generator>>> = Mutex::new(None);
-static V7_PRECISION: Mutex<Option<PerProcess<V7Generator>>> = Mutex::new(None);
-
 fn method_of(method: &Bound<'_, PyAny>) -> PyResult<V7Method> {
     let text = args::name(method, "uuid7", "method")?.extract::<String>()?;
     text.parse::<V7Method>()
@@ -330,32 +251,7 @@ pub fn uuid7<'py>(
         return to_py(py, g.next());
     }
     state::check_source()?;
-    let u = generating(py, || match method {
-        V7Method::Counter => PyResult::Ok(uuidkit::v7()),
-        V7Method::Random | V7Method::Precision => {
-            let slot = if method == V7Method::Random {
-                &V7_RANDOM
-            } else {
-                &V7_PRECISION
-            };
-            Ok(for_this_process(&mut lock(slot), || Ok(shared(V7Generator::new(method))))?.next())
-        }
-    })?;
-    to_py(py, u)
-}
-
-/// One generator per layout (by its place in `Layout::ALL`; only the draft's are used),
-/// made on first use.
-static DRAFT: Mutex<[Option<PerProcess<DraftGenerator>>; Layout::ALL.len()]> =
-    Mutex::new([const { None }; Layout::ALL.len()]);
-
-fn draft(layout: Layout) -> PyResult<Uuid> {
-    let i = Layout::ALL.iter().position(|l| *l == layout).unwrap_or(0);
-    let mut all = lock(&DRAFT);
-    let g = for_this_process(&mut all[i], || {
-        Ok(shared(DraftGenerator::new(layout).map_err(gen_error)?))
-    })?;
-    Ok(g.next())
+    to_py(py, generating(py, || uuidkit::generator::v7_of(method)))
 }
 
 /// `uuid8(a=None, b=None, c=None, *, layout=None, namespace=None, name=None)`: a
@@ -423,8 +319,9 @@ pub fn uuid8<'py>(
     }
     state::check_source()?;
     let u = generating(py, || match layout {
-        Layout::B1 => PyResult::Ok(uuidkit::v8()),
-        other => draft(other),
-    })?;
+        Layout::B1 => Ok(uuidkit::v8()),
+        other => uuidkit::generator::draft(other),
+    })
+    .map_err(gen_error)?;
     to_py(py, u)
 }

@@ -14,7 +14,6 @@ use uuidkit::generator::StateFileError;
 use uuidkit::node::NodeStrategy;
 use uuidkit::service::DAEMON_ENV;
 
-use crate::generate;
 use crate::release;
 
 /// Why the daemon `UUIDKIT_DAEMON` named at import cannot be used: raised by every
@@ -172,10 +171,6 @@ pub fn use_daemon(py: Python<'_>, path: PathBuf) -> PyResult<()> {
 pub fn take_store_warnings(py: Python<'_>) -> Vec<String> {
     // The generators' locks are held through their leases' I/O: wait for them without
     // the GIL.
-    let all = release::detach(py, || {
-        let mut all = uuidkit::generator::take_store_warnings();
-        all.extend(generate::take_own_store_warnings());
-        all
-    });
+    let all = release::detach(py, uuidkit::generator::take_store_warnings);
     all.iter().map(ToString::to_string).collect()
 }

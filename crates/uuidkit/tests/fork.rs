@@ -164,21 +164,40 @@ fn every_process_wide() -> Vec<u8> {
         uuidkit::v6(),
         uuidkit::v7(),
         uuidkit::v8(),
+        uuidkit::generator::v7_of(V7Method::Random),
+        uuidkit::generator::v7_of(V7Method::Precision),
+        draft_v7_us(),
     ] {
         bytes.extend_from_slice(u.as_bytes());
     }
     bytes
 }
 
-/// A thread inside `v1()`, `v6()` or `v8()` (each behind a lock) at the moment another
-/// thread forks: the child still generates every version.
+fn draft_v7_us() -> Uuid {
+    uuidkit::generator::draft("draft-v7-us".parse().unwrap()).unwrap()
+}
+
+fn v7_random() -> Uuid {
+    uuidkit::generator::v7_of(V7Method::Random)
+}
+
+fn v7_precision() -> Uuid {
+    uuidkit::generator::v7_of(V7Method::Precision)
+}
+
+/// A thread inside a process-wide generator behind a lock (`v1()`, `v6()`, `v8()`, v7's
+/// other methods, a draft layout) at the moment another thread forks: the child still
+/// generates every version.
 #[test]
 fn child_generates_while_a_parent_thread_was_inside_a_generator() {
     type Gen = fn() -> Uuid;
-    let busy: [(&str, Gen); 3] = [
+    let busy: [(&str, Gen); 6] = [
         ("v6", uuidkit::v6),
         ("v1", uuidkit::v1),
         ("v8", uuidkit::v8),
+        ("v7 random", v7_random),
+        ("v7 precision", v7_precision),
+        ("draft-v7-us", draft_v7_us),
     ];
     for (label, make) in busy {
         let stop = Arc::new(AtomicBool::new(false));
@@ -205,7 +224,7 @@ fn child_generates_while_a_parent_thread_was_inside_a_generator() {
         }
         for (i, r) in results.into_iter().enumerate() {
             let bytes = r.unwrap_or_else(|e| panic!("{label} busy, child {i}: {e}"));
-            assert_eq!(bytes.len(), 80, "{label} busy, child {i}");
+            assert_eq!(bytes.len(), 128, "{label} busy, child {i}");
         }
     }
 }
@@ -224,7 +243,7 @@ fn siblings_diverge_from_each_other() {
             .collect()
     };
     let (p, a, b) = (uuids(&parent), uuids(&a), uuids(&b));
-    for i in 0..5 {
+    for i in 0..8 {
         assert_ne!(a[i], b[i]);
         assert_ne!(a[i], p[i]);
         assert_ne!(random_tail(&a[i]), random_tail(&b[i]), "UUID {i}");

@@ -1,10 +1,11 @@
 //! Stateful generators, and the process-wide ones behind [`v1`], [`v4`], [`v6`],
-//! [`v7`](fn@v7) and [`v8`](fn@v8).
+//! [`v7`](fn@v7), [`v8`](fn@v8), v7's other methods ([`v7_of`]) and the 2021 draft's
+//! layouts ([`draft()`]): what the command, the service and the Python package share.
 //!
 //! - [`gregorian`]: v1, v2 and v6 (100 ns since 1582, clock sequence, node ID).
 //! - [`v7`](mod@v7): v7 (Unix milliseconds), all three methods of RFC 9562 §6.2.
 //! - [`v8`](mod@v8): time-based v8 (Appendix B.1 layout).
-//! - [`draft`]: the 2021 draft's v7 and v8 layouts (as version 8); [`machine_id`]: the
+//! - [`draft`](mod@draft): the 2021 draft's v7 and v8 layouts (as version 8); [`machine_id`]: the
 //!   draft's machine-ID bits, for those and for v7.
 //! - [`timed`]: the one shell of v7, v8 and the draft layouts, [`Timed`](timed::Timed),
 //!   into which each plugs its [`Stamp`](timed::Stamp): its units, its packing, its
@@ -93,15 +94,19 @@ pub mod v7;
 pub mod v8;
 
 pub use error::GenError;
-pub use process::{take_store_warnings, try_v1, try_v6, v1, v4, v4_fill, v6, v7, v7_fill, v8};
+pub use process::{
+    draft, next_v1_timestamp, next_v6_timestamp, take_store_warnings, try_v1, try_v6, v1, v4,
+    v4_fill, v6, v7, v7_fill, v7_of, v8,
+};
 #[cfg(unix)]
 pub use state_file::use_daemon;
 pub use state_file::{
     STATE_ENV, StateFileError, process_lease_source, use_default_state_file, use_state_file,
 };
 
+use draft::DraftGenerator;
 use gregorian::GregorianGenerator;
-use process::{V1, V6, V7_STORED, V8};
+use process::{DRAFT, V1, V6, V7_PRECISION, V7_RANDOM, V7_STORED, V8};
 use state_file::STATE_PATH;
 use v7::V7Generator;
 use v8::V8Generator;
@@ -129,6 +134,9 @@ type HeldForFork = (
     MutexGuard<'static, Option<GregorianGenerator>>,
     MutexGuard<'static, Option<V7Generator>>,
     MutexGuard<'static, Option<V8Generator>>,
+    MutexGuard<'static, Option<V7Generator>>,
+    MutexGuard<'static, Option<V7Generator>>,
+    MutexGuard<'static, [Option<DraftGenerator>; crate::layout::Layout::ALL.len()]>,
     MutexGuard<'static, Option<PathBuf>>,
     state_file::DaemonHeld,
     MutexGuard<'static, clock_seq_pool::Pool>,
@@ -151,6 +159,9 @@ fn lock_all_for_fork() {
         V6.lock().unwrap_or_else(|e| e.into_inner()),
         V7_STORED.lock().unwrap_or_else(|e| e.into_inner()),
         V8.lock().unwrap_or_else(|e| e.into_inner()),
+        V7_RANDOM.lock().unwrap_or_else(|e| e.into_inner()),
+        V7_PRECISION.lock().unwrap_or_else(|e| e.into_inner()),
+        DRAFT.lock().unwrap_or_else(|e| e.into_inner()),
         // Taken inside generator locks (when one is created), so after them; never
         // together with the pool's.
         STATE_PATH.lock().unwrap_or_else(|e| e.into_inner()),

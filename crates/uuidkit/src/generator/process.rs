@@ -4,7 +4,9 @@
 
 use std::cell::RefCell;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
 
+use super::draft::DraftGenerator;
 use super::error::GenError;
 use super::gregorian::GregorianGenerator;
 use super::lock;
@@ -12,7 +14,9 @@ use super::state_file::{process_store, state_set};
 use super::v7::process::{ProcessV7, V7Thread};
 use super::v7::{V7Generator, V7Method};
 use super::v8::V8Generator;
+use crate::layout::Layout;
 use crate::store::StoreWarning;
+use crate::time::GregorianTimestamp;
 use crate::uuid::Uuid;
 
 type Shared<T> = Mutex<Option<T>>;
@@ -26,6 +30,13 @@ pub(super) static V6: Shared<GregorianGenerator> = Mutex::new(None);
 /// file, so a lock.
 pub(super) static V7_STORED: Shared<V7Generator> = Mutex::new(None);
 pub(super) static V8: Shared<V8Generator> = Mutex::new(None);
+/// v7 Method 2 and Method 3 ([`v7_of`]); Method 1 is [`v7`](fn@v7)'s.
+pub(super) static V7_RANDOM: Shared<V7Generator> = Mutex::new(None);
+pub(super) static V7_PRECISION: Shared<V7Generator> = Mutex::new(None);
+/// One generator per layout ([`draft`]), by its place in [`Layout::ALL`] (only the
+/// draft's are made).
+pub(super) static DRAFT: Mutex<[Option<DraftGenerator>; Layout::ALL.len()]> =
+    Mutex::new([const { None }; Layout::ALL.len()]);
 
 static V7: ProcessV7 = ProcessV7::new();
 
@@ -60,6 +71,14 @@ pub fn take_store_warnings() -> Vec<StoreWarning> {
         all.extend(g.take_store_warnings());
     }
     if let Some(g) = lock(&V8).as_mut() {
+        all.extend(g.take_store_warnings());
+    }
+    for g in [&V7_RANDOM, &V7_PRECISION] {
+        if let Some(g) = lock(g).as_mut() {
+            all.extend(g.take_store_warnings());
+        }
+    }
+    for g in lock(&DRAFT).iter_mut().flatten() {
         all.extend(g.take_store_warnings());
     }
     all
@@ -241,6 +260,123 @@ fn stored_v7_fill(out: &mut [Uuid]) {
     for chunk in out.chunks_mut(1024) {
         g.fill(chunk);
     }
+}
+
+/// `g`, made on first use, with the process-wide generators' store when they have one.
+fn with_process_store<S: super::timed::Stamp>(g: super::timed::Timed<S>) -> super::timed::Timed<S> {
+    match process_store() {
+        Some(store) => g.with_store(store),
+        None => g,
+    }
+}
+
+/// The last timestamps (100 ns ticks since 1582) [`next_v1_timestamp`] and
+/// [`next_v6_timestamp`] handed out. Atomics, not locks: nothing for `fork` to catch half
+/// taken.
+static LAST_V1_TICKS: AtomicU64 = AtomicU64::new(0);
+static LAST_V6_TICKS: AtomicU64 = AtomicU64::new(0);
+
+fn next_ticks(last: &AtomicU64) -> Result<GregorianTimestamp, GenError> {
+    use crate::time::Clock;
+    let now = GregorianTimestamp::from_unix_clamped(crate::time::SystemClock.now()).ticks();
+    let max = GregorianTimestamp::MAX.ticks();
+    let mut taken = 0;
+    last.fetch_update(Ordering::AcqRel, Ordering::Acquire, |prev| {
+        taken = now.max(prev.saturating_add(1));
+        (taken <= max).then_some(taken)
+    })
+    .map_err(|_| GenError::TimestampExhausted {
+        timestamp: GregorianTimestamp::MAX.to_unix(),
+    })?;
+    GregorianTimestamp::from_ticks(taken).ok_or(GenError::TimestampExhausted {
+        timestamp: GregorianTimestamp::MAX.to_unix(),
+    })
+}
+
+/// The timestamp for a v1 UUID whose node and clock sequence the caller chose (as
+/// CPython's `uuid1(node, clock_seq)` makes one): the system clock's, or one tick past the
+/// last one this function gave, whichever is later, so that a caller's UUIDs with one
+/// node and clock sequence never repeat in this process. Not the process-wide
+/// generator's ([`v1`](fn@v1)), whose node and clock sequence are its own.
+///
+/// ```
+/// let a = uuidkit::generator::next_v1_timestamp()?;
+/// assert!(uuidkit::generator::next_v1_timestamp()? > a);
+/// # Ok::<(), uuidkit::generator::GenError>(())
+/// ```
+///
+/// # Errors
+///
+/// [`GenError::TimestampExhausted`] past the last tick of 5236.
+pub fn next_v1_timestamp() -> Result<GregorianTimestamp, GenError> {
+    next_ticks(&LAST_V1_TICKS)
+}
+
+/// The same as [`next_v1_timestamp`] for v6 (CPython 3.14's `uuid6(node, clock_seq)`),
+/// counted apart.
+///
+/// ```
+/// let a = uuidkit::generator::next_v6_timestamp()?;
+/// assert!(uuidkit::generator::next_v6_timestamp()? > a);
+/// # Ok::<(), uuidkit::generator::GenError>(())
+/// ```
+///
+/// # Errors
+///
+/// [`GenError::TimestampExhausted`] past the last tick of 5236.
+pub fn next_v6_timestamp() -> Result<GregorianTimestamp, GenError> {
+    next_ticks(&LAST_V6_TICKS)
+}
+
+/// A v7 UUID of `method` from the process-wide generator of that method: greater than
+/// every v7 UUID of that method this process made before, from any thread, and sharing
+/// the state file or daemon of the other process-wide generators when they have one.
+/// `Counter` is [`v7`](fn@v7) itself; `Random` and `Precision` have a generator each
+/// (behind a lock: each call takes it).
+///
+/// ```
+/// use uuidkit::generator::{v7_of, v7::V7Method};
+/// let a = v7_of(V7Method::Precision);
+/// assert!(v7_of(V7Method::Precision) > a);
+/// ```
+pub fn v7_of(method: V7Method) -> Uuid {
+    let slot = match method {
+        V7Method::Counter => return v7(),
+        V7Method::Random => &V7_RANDOM,
+        V7Method::Precision => &V7_PRECISION,
+    };
+    lock(slot)
+        .get_or_insert_with(|| with_process_store(V7Generator::new(method)))
+        .next()
+}
+
+/// A UUID of the 2021 draft's `layout` from the process-wide generator of that layout:
+/// greater than every UUID of the layout this process made before, from any thread (up
+/// to the layout's end), sharing the state file or daemon of the other process-wide
+/// generators when they have one.
+///
+/// ```
+/// let l = "draft-v7-us".parse()?;
+/// let a = uuidkit::generator::draft(l)?;
+/// assert!(uuidkit::generator::draft(l)? > a);
+/// assert!(uuidkit::generator::draft("b1".parse()?).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+///
+/// [`UnknownName`](crate::UnknownName) for `b1` and `b2`, which are not the draft's.
+pub fn draft(layout: Layout) -> Result<Uuid, crate::UnknownName> {
+    let i = Layout::ALL
+        .iter()
+        .position(|l| *l == layout)
+        .expect("every layout is in Layout::ALL");
+    let mut all = lock(&DRAFT);
+    let g = match &mut all[i] {
+        Some(g) => g,
+        slot => slot.insert(with_process_store(DraftGenerator::new(layout)?)),
+    };
+    Ok(g.next())
 }
 
 /// A time-based v8 UUID (Appendix B.1 layout) from the process-wide generator: greater
