@@ -4,8 +4,7 @@ use std::os::unix::net::UnixStream;
 use std::sync::atomic::Ordering;
 
 use uuidkit::service::protocol::{
-    HEADER_LEN, Header, MAX_REQUEST_BODY, ProtocolError, Reply, Request, StatusReport,
-    WireLeaseRequest, status,
+    HEADER_LEN, Header, MAX_REQUEST_BODY, ProtocolError, Reply, Request, StatusReport, status,
 };
 use uuidkit::store::{Lease, LeaseRequest, StoreError};
 
@@ -83,7 +82,7 @@ fn read_request(
 /// follows real time from where the kind was after the clock is set back, so this holds
 /// then too, without measuring from the highest position granted, which clients move.
 /// A `from` within this but too far ahead to grant now is answered `LATER`.
-fn check_ahead(l: &WireLeaseRequest, source: &Source) -> Result<(), ProtocolError> {
+fn check_ahead(l: &LeaseRequest, source: &Source) -> Result<(), ProtocolError> {
     let r = source
         .lead
         .reference_of(l.kind, || source.file_high(l.kind));
@@ -110,7 +109,7 @@ fn answer(req: &Request, shared: &Shared, uid: u32) -> Reply {
         };
     }
     match req {
-        Request::Lease(l) => match lease(shared, &l.to_lease_request(), uid) {
+        Request::Lease(l) => match lease(shared, l, uid) {
             Err(fenced) => Reply::Fenced(fenced),
             Ok(r) => lease_reply(shared, r),
         },
@@ -179,13 +178,8 @@ mod tests {
         dir.join("state")
     }
 
-    fn request(kind: GeneratorKind, from: u128) -> WireLeaseRequest {
-        WireLeaseRequest::from(&LeaseRequest::new(
-            kind,
-            lead::clock_position(kind),
-            from,
-            1,
-        ))
+    fn request(kind: GeneratorKind, from: u128) -> LeaseRequest {
+        LeaseRequest::new(kind, lead::clock_position(kind), from, 1)
     }
 
     fn refused(r: Result<(), ProtocolError>) -> bool {

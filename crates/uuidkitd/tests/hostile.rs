@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use common::{Daemon, TempDir};
 use uuidkit::generator::v7::{V7Generator, V7Method};
 use uuidkit::service::client::DaemonClient;
-use uuidkit::service::protocol::{Header, Request, WireLeaseRequest, op, status};
+use uuidkit::service::protocol::{Header, Request, op, status};
 use uuidkit::store::{GeneratorKind, LeaseRequest};
 
 /// Sends `bytes` and returns the reply's status code, or `None` if the daemon closed the
@@ -46,10 +46,7 @@ fn header(version: u8, code: u8, len: u32) -> Vec<u8> {
 }
 
 fn lease(kind: GeneratorKind, from: u128, len: u128) -> Vec<u8> {
-    Request::Lease(WireLeaseRequest::from(&LeaseRequest::new(
-        kind, from, from, len,
-    )))
-    .encode()
+    Request::Lease(LeaseRequest::new(kind, from, from, len)).encode()
 }
 
 fn now_v7() -> u128 {

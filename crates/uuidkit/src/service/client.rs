@@ -10,7 +10,6 @@ use std::time::Duration;
 
 use super::protocol::{
     HEADER_LEN, Header, MAX_REPLY_BODY, ProtocolError, Reply, Request, StatusReport,
-    WireLeaseRequest,
 };
 use crate::store::{Lease, LeaseRequest, LeaseSource, Outcome, Problem, StoreError, StoreWarning};
 use crate::uuid::Uuid;
@@ -251,7 +250,7 @@ impl DaemonClient {
         &self,
         req: &LeaseRequest,
     ) -> Result<Result<Lease, StoreError>, ClientError> {
-        match self.call(&Request::Lease(WireLeaseRequest::from(req)))? {
+        match self.call(&Request::Lease(*req))? {
             Reply::Lease(l) => Ok(Ok(l)),
             Reply::Ahead { start } => Ok(Err(StoreError::Ahead { start })),
             Reply::Exhausted => Ok(Err(StoreError::Exhausted)),

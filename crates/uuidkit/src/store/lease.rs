@@ -15,7 +15,7 @@ use crate::node::machine_id::MachineId;
 /// let req = LeaseRequest::new(GeneratorKind::V8, 100 << 30, (100 << 30) + 7, 1 << 20);
 /// assert_eq!(req.max_start, None);
 /// ```
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LeaseRequest {
     /// Whose positions.
     pub kind: GeneratorKind,

@@ -20,7 +20,7 @@
 //!
 //! The format's parts, each in a file: `codes` (magic, version, the [`op`], [`status`]
 //! and [`kind`] codes), `error` ([`ProtocolError`]), `frame` (the [`Header`] and the
-//! bounds on text), `request` ([`Request`], [`WireLeaseRequest`], the limits on both),
+//! bounds on text), `request` ([`Request`], the lease request's body, the limits on both),
 //! `report` ([`StatusReport`]) and `reply` ([`Reply`]).
 
 mod codes;
@@ -37,6 +37,4 @@ pub use error::ProtocolError;
 pub use frame::{HEADER_LEN, Header, MAX_TEXT};
 pub use reply::{LEASE_REPLY_LEN, LEASE_REPLY_WITH_ID_LEN, MAX_REPLY_BODY, Reply};
 pub use report::{FleetReport, KindLead, MAX_STATUS_LEADS, StatusReport};
-pub use request::{
-    LEASE_REQUEST_LEN, MAX_RANDOM_COUNT, MAX_REQUEST_BODY, Request, WireLeaseRequest, max_lease_len,
-};
+pub use request::{LEASE_REQUEST_LEN, MAX_RANDOM_COUNT, MAX_REQUEST_BODY, Request, max_lease_len};

@@ -4,9 +4,10 @@ use super::codes::status;
 use super::error::ProtocolError;
 use super::frame::{message, truncate};
 use super::report::StatusReport;
-use super::request::{MAX_RANDOM_COUNT, Request, WireLeaseRequest};
+use super::request::{MAX_RANDOM_COUNT, Request};
 use crate::layout::ClockSequence;
 use crate::node::machine_id::MachineId;
+use crate::store::LeaseRequest;
 use crate::store::{GeneratorKind, Lease};
 use crate::uuid::Uuid;
 
@@ -180,7 +181,7 @@ impl Reply {
 /// Reads a lease reply body and checks it against the request: a lease that is empty,
 /// starts below `from`, is longer than asked or runs past the kind's range is refused,
 /// since a generator would hand out positions from it.
-fn decode_lease(r: &WireLeaseRequest, b: &[u8]) -> Result<Lease, ProtocolError> {
+fn decode_lease(r: &LeaseRequest, b: &[u8]) -> Result<Lease, ProtocolError> {
     if b.len() != LEASE_REPLY_LEN && b.len() != LEASE_REPLY_WITH_ID_LEN {
         return Err(ProtocolError::malformed(
             "length",

@@ -1,5 +1,5 @@
 //! What a client asks: [`Request`], and the lease request as it travels
-//! ([`WireLeaseRequest`]), with the limits the daemon holds them to.
+//! (a [`LeaseRequest`](crate::store::LeaseRequest) as it travels), with the limits the daemon holds them to.
 
 use super::codes::{kind, kind_code, op};
 use super::error::ProtocolError;
@@ -47,7 +47,7 @@ pub const fn max_lease_len(kind: GeneratorKind) -> u128 {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Request {
     /// Lease positions, as [`LeaseSource::lease`](crate::store::LeaseSource::lease) does.
-    Lease(WireLeaseRequest),
+    Lease(LeaseRequest),
     /// `count` random (v4) UUIDs, 1 to [`MAX_RANDOM_COUNT`].
     Random {
         /// How many.
@@ -57,67 +57,9 @@ pub enum Request {
     Status,
 }
 
-/// A [`LeaseRequest`] as it travels: the same fields, comparable.
-///
-/// ```
-/// use uuidkit::service::protocol::WireLeaseRequest;
-/// use uuidkit::store::{GeneratorKind, LeaseRequest};
-/// let w = WireLeaseRequest::from(&LeaseRequest::new(GeneratorKind::V7, 1, 2, 3));
-/// assert_eq!(w.to_lease_request().len, 3);
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct WireLeaseRequest {
-    /// Whose positions.
-    pub kind: GeneratorKind,
-    /// The clock reading in the kind's units.
-    pub clock: u128,
-    /// The first position wanted.
-    pub from: u128,
-    /// How many positions.
-    pub len: u128,
-    /// Grant nothing if the lease would start above this.
-    pub max_start: Option<u128>,
-    /// A clock sequence fixed by the caller.
-    pub clock_seq: Option<ClockSequence>,
-    /// The clock sequence for a new Gregorian entry.
-    pub fresh_clock_seq: ClockSequence,
-}
-
-impl From<&LeaseRequest> for WireLeaseRequest {
-    fn from(r: &LeaseRequest) -> WireLeaseRequest {
-        WireLeaseRequest {
-            kind: r.kind,
-            clock: r.clock,
-            from: r.from,
-            len: r.len,
-            max_start: r.max_start,
-            clock_seq: r.clock_seq,
-            fresh_clock_seq: r.fresh_clock_seq,
-        }
-    }
-}
-
-impl WireLeaseRequest {
-    /// The [`LeaseRequest`] to pass to a store.
-    ///
-    /// ```
-    /// use uuidkit::service::protocol::WireLeaseRequest;
-    /// use uuidkit::store::{GeneratorKind, LeaseRequest};
-    /// let r = LeaseRequest::new(GeneratorKind::V8, 7, 8, 9);
-    /// assert_eq!(WireLeaseRequest::from(&r).to_lease_request().from, 8);
-    /// ```
-    pub fn to_lease_request(&self) -> LeaseRequest {
-        LeaseRequest {
-            kind: self.kind,
-            clock: self.clock,
-            from: self.from,
-            len: self.len,
-            max_start: self.max_start,
-            clock_seq: self.clock_seq,
-            fresh_clock_seq: self.fresh_clock_seq,
-        }
-    }
-
+// A lease request travels as the store's own `LeaseRequest`: its 80-byte body, coded
+// here, beside the other messages.
+impl LeaseRequest {
     pub(super) fn encode_body(&self) -> [u8; LEASE_REQUEST_LEN] {
         let mut b = [0u8; LEASE_REQUEST_LEN];
         let (k, node) = kind_code(self.kind);
@@ -133,7 +75,7 @@ impl WireLeaseRequest {
         b
     }
 
-    fn decode_body(b: &[u8]) -> Result<WireLeaseRequest, ProtocolError> {
+    fn decode_body(b: &[u8]) -> Result<LeaseRequest, ProtocolError> {
         if b.len() != LEASE_REQUEST_LEN {
             return Err(ProtocolError::malformed(
                 "length",
@@ -215,7 +157,7 @@ impl WireLeaseRequest {
                 limit: max_lease_len(kind),
             });
         }
-        Ok(WireLeaseRequest {
+        Ok(LeaseRequest {
             kind,
             clock,
             from,
@@ -270,7 +212,7 @@ impl Request {
             }
         };
         match code {
-            op::LEASE => WireLeaseRequest::decode_body(body).map(Request::Lease),
+            op::LEASE => LeaseRequest::decode_body(body).map(Request::Lease),
             op::RANDOM => {
                 exact(4)?;
                 let count = u32::from_be_bytes([body[0], body[1], body[2], body[3]]);

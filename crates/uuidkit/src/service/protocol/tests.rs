@@ -20,9 +20,9 @@ fn lease_requests_round_trip() {
     req.max_start = Some(99);
     req.clock_seq = ClockSequence::new(0x3fff);
     req.fresh_clock_seq = ClockSequence::from_masked(7);
-    let w = WireLeaseRequest::from(&req);
+    let w = req;
     assert_eq!(roundtrip(&Request::Lease(w)), Request::Lease(w));
-    let w = WireLeaseRequest::from(&LeaseRequest::new(GeneratorKind::V8, 0, 0, 1));
+    let w = LeaseRequest::new(GeneratorKind::V8, 0, 0, 1);
     assert_eq!(roundtrip(&Request::Lease(w)), Request::Lease(w));
 }
 
@@ -68,14 +68,14 @@ fn status_leads_round_trip_and_are_optional() {
 fn draft_layout_kinds_round_trip_and_others_are_unknown() {
     for l in crate::layout::Layout::ALL {
         let kind = GeneratorKind::Draft(l);
-        let w = WireLeaseRequest::from(&LeaseRequest::new(kind, 0, 5, 1));
+        let w = LeaseRequest::new(kind, 0, 5, 1);
         if crate::layout::draft::Units::of(l).is_some() {
             assert_eq!(roundtrip(&Request::Lease(w)), Request::Lease(w), "{l}");
         }
     }
     // 16 and 17 would be b1 and b2, which have no entries of their own; 25 and up
     // are no layout.
-    let w = WireLeaseRequest::from(&LeaseRequest::new(GeneratorKind::V7, 0, 0, 1));
+    let w = LeaseRequest::new(GeneratorKind::V7, 0, 0, 1);
     for found in [16, 17, 25, 31] {
         let mut b = w.encode_body();
         b[0] = found;
@@ -100,7 +100,7 @@ fn draft_kind_codes_are_the_documented_ones() {
     ];
     for (code, name) in documented {
         let kind = GeneratorKind::Draft(name.parse().unwrap());
-        let w = WireLeaseRequest::from(&LeaseRequest::new(kind, 0, 0, 1));
+        let w = LeaseRequest::new(kind, 0, 0, 1);
         let b = w.encode_body();
         assert_eq!(b[0], code, "{name}");
         assert_eq!(
@@ -121,7 +121,7 @@ fn draft_kind_codes_are_the_documented_ones() {
 
 #[test]
 fn bad_lease_fields_are_named() {
-    let w = WireLeaseRequest::from(&LeaseRequest::new(GeneratorKind::V7, 0, 0, 1));
+    let w = LeaseRequest::new(GeneratorKind::V7, 0, 0, 1);
     let body = w.encode_body();
     let mut b = body;
     b[0] = 6;
@@ -158,7 +158,7 @@ fn bad_lease_fields_are_named() {
 
 #[test]
 fn lease_replies_are_checked_against_the_request() {
-    let r = WireLeaseRequest::from(&LeaseRequest::new(GeneratorKind::V7, 0, 100, 10));
+    let r = LeaseRequest::new(GeneratorKind::V7, 0, 100, 10);
     let req = Request::Lease(r);
     let ok = |start, end| {
         let b = Reply::Lease(Lease {
@@ -182,12 +182,7 @@ fn lease_replies_are_checked_against_the_request() {
 #[test]
 fn documented_example() {
     let c = 1_704_067_200_000u128 << 42;
-    let req = Request::Lease(WireLeaseRequest::from(&LeaseRequest::new(
-        GeneratorKind::V7,
-        c,
-        c,
-        4096,
-    )));
+    let req = Request::Lease(LeaseRequest::new(GeneratorKind::V7, c, c, 4096));
     let hex = |b: &[u8]| b.iter().map(|x| format!("{x:02x}")).collect::<String>();
     let b = req.encode();
     assert_eq!(hex(&b[..12]), "75756b640101000000000050");
@@ -233,7 +228,7 @@ fn any_bytes_decode_without_panic() {
 #[test]
 fn fleet_fields_round_trip_and_are_optional() {
     use crate::node::machine_id::MachineId;
-    let r = WireLeaseRequest::from(&LeaseRequest::new(GeneratorKind::V7, 0, 100, 10));
+    let r = LeaseRequest::new(GeneratorKind::V7, 0, 100, 10);
     let req = Request::Lease(r);
     let lease = Lease {
         start: 100,
