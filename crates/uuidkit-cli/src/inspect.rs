@@ -10,8 +10,8 @@ use std::fmt::{self, Display};
 use std::io::{self, Write};
 
 use serde_json::Value;
-use uuidkit::inspect::Timestamp;
-use uuidkit::layout::{self, Layout, LayoutError, v2, v8};
+use uuidkit::inspect::{Field, Timestamp};
+use uuidkit::layout::{self, Layout, LayoutError};
 use uuidkit::{Case, Format, NodeId, Uuid, Variant, Version};
 
 use crate::args::InspectArgs;
@@ -94,32 +94,23 @@ fn time_fields(f: &mut impl Fields, t: Timestamp, v2_partial: bool) {
     );
 }
 
-/// The clock sequence, node and multicast fields of v1, v2 and v6.
-fn clock_and_node(f: &mut impl Fields, u: &Uuid) {
-    if let Some(cs) = u.clock_seq() {
-        f.field(
-            "clock_seq",
-            Json::Int(cs.into()),
-            Some(format_args!("{cs} (0x{cs:04x})")),
-        );
-    }
-    if let Some(node) = u.node() {
-        let multicast = node.is_multicast();
-        let hex = node_hex(&node);
-        // Hex digits are ASCII.
-        let text = std::str::from_utf8(&hex).unwrap_or_default();
-        f.field("node", Json::Text(text), Some(format_args!("{text}")));
-        let note = if multicast {
-            "true (not a network card's address: random or hashed)"
-        } else {
-            "false (may be a network card's address)"
-        };
-        f.field(
-            "multicast",
-            Json::Bool(multicast),
-            Some(format_args!("{note}")),
-        );
-    }
+/// The node and multicast fields of v1, v2 and v6.
+fn node_fields(f: &mut impl Fields, node: &NodeId) {
+    let multicast = node.is_multicast();
+    let hex = node_hex(node);
+    // Hex digits are ASCII.
+    let text = std::str::from_utf8(&hex).unwrap_or_default();
+    f.field("node", Json::Text(text), Some(format_args!("{text}")));
+    let note = if multicast {
+        "true (not a network card's address: random or hashed)"
+    } else {
+        "false (may be a network card's address)"
+    };
+    f.field(
+        "multicast",
+        Json::Bool(multicast),
+        Some(format_args!("{note}")),
+    );
 }
 
 /// The node as `NodeId`'s `Display` writes it, 12 lowercase hex digits, built on the
@@ -186,92 +177,76 @@ fn ascii(b: &[u8]) -> &str {
     std::str::from_utf8(b).unwrap_or_default()
 }
 
-/// Every field of `u`, in order.
+/// Every field of `u`, in order: the library's list ([`uuidkit::inspect::fields`]), each
+/// with its keys, JSON values and summary text.
 fn fields_of(u: &Uuid, f: &mut impl Fields) {
-    let text = u.format(Format::Hyphenated, Case::Lower);
-    let text = text.as_str();
-    f.field("uuid", Json::Text(text), Some(format_args!("{text}")));
-    let variant = u.variant();
-    let name = variant.name();
-    f.field(
-        "variant",
-        Json::Text(name),
-        Some(format_args!("{name} ({})", describe_variant(u))),
-    );
-    let rfc = variant == Variant::Rfc9562;
-    let version = u.version();
-    if rfc {
-        let n = version.number();
-        f.field(
-            "version",
-            Json::Int(n.into()),
-            Some(format_args!("{n} ({})", describe(version))),
-        );
-    } else {
-        f.field(
+    uuidkit::inspect::fields(u, |field| match field {
+        Field::Uuid(u) => {
+            let text = u.format(Format::Hyphenated, Case::Lower);
+            let text = text.as_str();
+            f.field("uuid", Json::Text(text), Some(format_args!("{text}")));
+        }
+        Field::Variant(variant) => {
+            let name = variant.name();
+            f.field(
+                "variant",
+                Json::Text(name),
+                Some(format_args!("{name} ({})", describe_variant(u))),
+            );
+        }
+        Field::Version(Some(version)) => {
+            let n = version.number();
+            f.field(
+                "version",
+                Json::Int(n.into()),
+                Some(format_args!("{n} ({})", describe(version))),
+            );
+        }
+        Field::Version(None) => f.field(
             "version",
             Json::Null,
             Some(format_args!(
                 "none (only the RFC 9562 variant has versions)"
             )),
-        );
-    }
-    f.field("nil", Json::Bool(u.is_nil()), None);
-    f.field("max", Json::Bool(u.is_max()), None);
-    value_fields(u, f);
-    if !rfc {
-        return;
-    }
-    match version {
-        Version::V1 | Version::V6 => {
-            if let Some(t) = u.timestamp() {
-                time_fields(f, t, false);
-            }
-            clock_and_node(f, u);
+        ),
+        Field::Nil(nil) => f.field("nil", Json::Bool(nil), None),
+        Field::Max(max) => f.field("max", Json::Bool(max), None),
+        Field::Value(u) => value_fields(&u, f),
+        Field::Time { timestamp, partial } => time_fields(f, timestamp, partial),
+        Field::ClockSeq(cs) => f.field(
+            "clock_seq",
+            Json::Int(cs.into()),
+            Some(format_args!("{cs} (0x{cs:04x})")),
+        ),
+        Field::Node(node) => node_fields(f, &node),
+        Field::Dce(domain, id) => {
+            f.field("domain", Json::Str(&domain), Some(format_args!("{domain}")));
+            f.field("local_id", Json::Int(id.into()), Some(format_args!("{id}")));
         }
-        Version::V7 => {
-            if let Some(t) = u.timestamp() {
-                time_fields(f, t, false);
-            }
+        Field::Hash(h) => {
+            let name = h.name();
+            f.field("hash", Json::Text(name), Some(format_args!("{name}")));
         }
-        Version::V2 => {
-            if let Ok(d) = v2::decode(u) {
-                let (domain, id) = (d.domain, d.local_id);
-                f.field("domain", Json::Str(&domain), Some(format_args!("{domain}")));
-                f.field("local_id", Json::Int(id.into()), Some(format_args!("{id}")));
-            }
-            if let Some(t) = u.timestamp() {
-                time_fields(f, t, true);
-            }
-            clock_and_node(f, u);
+        Field::Custom(c) => {
+            f.field(
+                "custom_a",
+                Json::Int(c.custom_a),
+                Some(format_args!("0x{:012x} (48 bits)", c.custom_a)),
+            );
+            f.field(
+                "custom_b",
+                Json::Int(c.custom_b.into()),
+                Some(format_args!("0x{:03x} (12 bits)", c.custom_b)),
+            );
+            f.field(
+                "custom_c",
+                Json::Int(c.custom_c),
+                Some(format_args!("0x{:016x} (62 bits)", c.custom_c)),
+            );
         }
-        Version::V3 | Version::V5 => {
-            if let Some(h) = u.hash_algorithm() {
-                let name = h.name();
-                f.field("hash", Json::Text(name), Some(format_args!("{name}")));
-            }
-        }
-        Version::V8 => {
-            if let Ok(c) = v8::decode(u) {
-                f.field(
-                    "custom_a",
-                    Json::Int(c.custom_a),
-                    Some(format_args!("0x{:012x} (48 bits)", c.custom_a)),
-                );
-                f.field(
-                    "custom_b",
-                    Json::Int(c.custom_b.into()),
-                    Some(format_args!("0x{:03x} (12 bits)", c.custom_b)),
-                );
-                f.field(
-                    "custom_c",
-                    Json::Int(c.custom_c),
-                    Some(format_args!("0x{:016x} (62 bits)", c.custom_c)),
-                );
-            }
-        }
-        Version::V4 | Version::Other(_) => {}
-    }
+        // A field this command does not know yet: not shown.
+        _ => {}
+    });
 }
 
 /// One JSON object on one line, keys in the order of the fields, built in a buffer that

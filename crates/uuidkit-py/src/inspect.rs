@@ -5,9 +5,8 @@
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString};
-use uuidkit::inspect::Timestamp;
-use uuidkit::layout::{v2, v8};
-use uuidkit::{Case, Format, Uuid, Variant, Version};
+use uuidkit::inspect::Field;
+use uuidkit::{Case, Format, Uuid};
 
 use crate::bridge;
 use crate::text;
@@ -16,94 +15,67 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// The `time` and `timestamp` fields.
-fn time_fields(d: &Bound<'_, PyDict>, t: Timestamp) -> PyResult<()> {
-    d.set_item("time", t.to_rfc3339())?;
-    d.set_item("timestamp", t.raw())
-}
-
-/// `clock_seq`, `node` and `multicast` of v1, v2 and v6.
-fn clock_and_node(d: &Bound<'_, PyDict>, u: &Uuid) -> PyResult<()> {
-    if let Some(cs) = u.clock_seq() {
-        d.set_item("clock_seq", cs)?;
-    }
-    if let Some(node) = u.node() {
-        d.set_item("node", node.to_string())?;
-        d.set_item("multicast", node.is_multicast())?;
-    }
-    Ok(())
-}
-
-/// The fields of `u`, in the command's order.
+/// The fields of `u`: the library's list ([`uuidkit::inspect::fields`]), with the
+/// command's keys and values.
 fn fields<'py>(py: Python<'py>, u: &Uuid) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
-    d.set_item("uuid", u.format(Format::Hyphenated, Case::Lower).as_str())?;
-    let variant = u.variant();
-    d.set_item("variant", variant.name())?;
-    let rfc = variant == Variant::Rfc9562;
-    let version = u.version();
-    if rfc {
-        d.set_item("version", version.number())?;
-    } else {
-        d.set_item("version", py.None())?;
+    let mut result = Ok(());
+    uuidkit::inspect::fields(u, |field| {
+        if result.is_ok() {
+            result = field_into(py, &d, field);
+        }
+    });
+    result.map(|()| d)
+}
+
+/// One field's keys and values into `d`.
+fn field_into(py: Python<'_>, d: &Bound<'_, PyDict>, field: Field) -> PyResult<()> {
+    match field {
+        Field::Uuid(u) => d.set_item("uuid", u.format(Format::Hyphenated, Case::Lower).as_str()),
+        Field::Variant(v) => d.set_item("variant", v.name()),
+        Field::Version(Some(v)) => d.set_item("version", v.number()),
+        Field::Version(None) => d.set_item("version", py.None()),
+        Field::Nil(nil) => d.set_item("nil", nil),
+        Field::Max(max) => d.set_item("max", max),
+        Field::Value(u) => {
+            d.set_item("int", u.as_u128())?;
+            d.set_item("bytes_le", hex(&u.to_bytes_le()))?;
+            let b = u.as_bytes();
+            let parts = PyDict::new(py);
+            for (name, range) in [
+                ("time_low", 0..4),
+                ("time_mid", 4..6),
+                ("time_hi_and_version", 6..8),
+                ("clock_seq_hi_and_reserved", 8..9),
+                ("clock_seq_low", 9..10),
+                ("node", 10..16),
+            ] {
+                parts.set_item(name, hex(&b[range]))?;
+            }
+            d.set_item("fields", parts)
+        }
+        Field::Time { timestamp, .. } => {
+            d.set_item("time", timestamp.to_rfc3339())?;
+            d.set_item("timestamp", timestamp.raw())
+        }
+        Field::ClockSeq(cs) => d.set_item("clock_seq", cs),
+        Field::Node(node) => {
+            d.set_item("node", node.to_string())?;
+            d.set_item("multicast", node.is_multicast())
+        }
+        Field::Dce(domain, id) => {
+            d.set_item("domain", domain.to_string())?;
+            d.set_item("local_id", id)
+        }
+        Field::Hash(h) => d.set_item("hash", h.name()),
+        Field::Custom(c) => {
+            d.set_item("custom_a", c.custom_a)?;
+            d.set_item("custom_b", c.custom_b)?;
+            d.set_item("custom_c", c.custom_c)
+        }
+        // A field this package does not know yet: not returned.
+        _ => Ok(()),
     }
-    d.set_item("nil", u.is_nil())?;
-    d.set_item("max", u.is_max())?;
-    d.set_item("int", u.as_u128())?;
-    d.set_item("bytes_le", hex(&u.to_bytes_le()))?;
-    let b = u.as_bytes();
-    let parts = PyDict::new(py);
-    for (name, range) in [
-        ("time_low", 0..4),
-        ("time_mid", 4..6),
-        ("time_hi_and_version", 6..8),
-        ("clock_seq_hi_and_reserved", 8..9),
-        ("clock_seq_low", 9..10),
-        ("node", 10..16),
-    ] {
-        parts.set_item(name, hex(&b[range]))?;
-    }
-    d.set_item("fields", parts)?;
-    if !rfc {
-        return Ok(d);
-    }
-    match version {
-        Version::V1 | Version::V6 => {
-            if let Some(t) = u.timestamp() {
-                time_fields(&d, t)?;
-            }
-            clock_and_node(&d, u)?;
-        }
-        Version::V7 => {
-            if let Some(t) = u.timestamp() {
-                time_fields(&d, t)?;
-            }
-        }
-        Version::V2 => {
-            if let Ok(v) = v2::decode(u) {
-                d.set_item("domain", v.domain.to_string())?;
-                d.set_item("local_id", v.local_id)?;
-            }
-            if let Some(t) = u.timestamp() {
-                time_fields(&d, t)?;
-            }
-            clock_and_node(&d, u)?;
-        }
-        Version::V3 | Version::V5 => {
-            if let Some(h) = u.hash_algorithm() {
-                d.set_item("hash", h.name())?;
-            }
-        }
-        Version::V8 => {
-            if let Ok(c) = v8::decode(u) {
-                d.set_item("custom_a", c.custom_a)?;
-                d.set_item("custom_b", c.custom_b)?;
-                d.set_item("custom_c", c.custom_c)?;
-            }
-        }
-        Version::V4 | Version::Other(_) => {}
-    }
-    Ok(d)
 }
 
 /// `inspect(u)`: the fields of `u` (a `uuid.UUID`, or text that `parse` reads) as a

@@ -142,3 +142,107 @@ impl Uuid {
         }
     }
 }
+
+/// One field of a UUID, as [`fields`] lists them: what `uuidkit inspect` prints and the
+/// Python package's `inspect()` returns, in that order. Each says what it holds; how it
+/// is written (JSON, a summary line, a Python value) is the caller's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Field {
+    /// The UUID itself (`uuid`).
+    Uuid(Uuid),
+    /// The variant (`variant`).
+    Variant(crate::uuid::Variant),
+    /// The version (`version`); `None` outside the RFC 9562 variant, which alone has
+    /// versions.
+    Version(Option<Version>),
+    /// Whether it is the Nil UUID (`nil`).
+    Nil(bool),
+    /// Whether it is the Max UUID (`max`).
+    Max(bool),
+    /// The UUID as one number (`int`), its bytes in Microsoft's GUID order (`bytes_le`)
+    /// and split into RFC 4122's six fields (`fields`): three fields of one value.
+    Value(Uuid),
+    /// The time (`time`, `timestamp`); `partial` for v2, which keeps only the top 28
+    /// bits of the time's high part.
+    Time {
+        /// The timestamp.
+        timestamp: Timestamp,
+        /// Only the top bits are kept (v2).
+        partial: bool,
+    },
+    /// The clock sequence (`clock_seq`: v1, v2, v6).
+    ClockSeq(u16),
+    /// The node (`node`, `multicast`: v1, v2, v6).
+    Node(NodeId),
+    /// v2's DCE domain and local ID (`domain`, `local_id`).
+    Dce(layout::v2::Domain, u32),
+    /// The hash of a name-based UUID (`hash`: v3, v5).
+    Hash(HashAlgorithm),
+    /// v8's three custom fields (`custom_a`, `custom_b`, `custom_c`).
+    Custom(layout::v8::Fields),
+}
+
+/// Every field of `u`, in order, each given to `visit`: the list `uuidkit inspect`, its
+/// JSON and the Python package's `inspect()` are made from, so that they agree.
+///
+/// ```
+/// use uuidkit::inspect::{fields, Field};
+/// let u = uuidkit::uuid!("017f22e2-79b0-7cc3-98c4-dc0c0c07398f");
+/// let mut times = Vec::new();
+/// fields(&u, |f| if let Field::Time { timestamp, .. } = f { times.push(timestamp.raw()) });
+/// assert_eq!(times, [1_645_557_742_000]);
+/// ```
+pub fn fields(u: &Uuid, mut visit: impl FnMut(Field)) {
+    use crate::uuid::Variant;
+    visit(Field::Uuid(*u));
+    let variant = u.variant();
+    visit(Field::Variant(variant));
+    let rfc = variant == Variant::Rfc9562;
+    let version = u.version();
+    visit(Field::Version(rfc.then_some(version)));
+    visit(Field::Nil(u.is_nil()));
+    visit(Field::Max(u.is_max()));
+    visit(Field::Value(*u));
+    if !rfc {
+        return;
+    }
+    let time = |partial: bool, visit: &mut dyn FnMut(Field)| {
+        if let Some(timestamp) = u.timestamp() {
+            visit(Field::Time { timestamp, partial });
+        }
+    };
+    let clock_and_node = |visit: &mut dyn FnMut(Field)| {
+        if let Some(cs) = u.clock_seq() {
+            visit(Field::ClockSeq(cs));
+        }
+        if let Some(node) = u.node() {
+            visit(Field::Node(node));
+        }
+    };
+    match version {
+        Version::V1 | Version::V6 => {
+            time(false, &mut visit);
+            clock_and_node(&mut visit);
+        }
+        Version::V7 => time(false, &mut visit),
+        Version::V2 => {
+            if let Ok(d) = layout::v2::decode(u) {
+                visit(Field::Dce(d.domain, d.local_id));
+            }
+            time(true, &mut visit);
+            clock_and_node(&mut visit);
+        }
+        Version::V3 | Version::V5 => {
+            if let Some(h) = u.hash_algorithm() {
+                visit(Field::Hash(h));
+            }
+        }
+        Version::V8 => {
+            if let Ok(c) = layout::v8::decode(u) {
+                visit(Field::Custom(c));
+            }
+        }
+        Version::V4 | Version::Other(_) => {}
+    }
+}
