@@ -2,7 +2,7 @@
 //! it answers before any UUID is written, and `uuidkit daemon status`.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use serde_json::json;
@@ -30,14 +30,6 @@ fn name(path: &Path, origin: Origin) -> String {
     }
 }
 
-/// `UUIDKIT_DAEMON`, when set and not empty (empty counts as unset, as `UUIDKIT_STATE`
-/// does).
-fn from_env() -> Option<PathBuf> {
-    std::env::var_os(DAEMON_ENV)
-        .filter(|p| !p.is_empty())
-        .map(PathBuf::from)
-}
-
 /// The daemon `gen` uses for a version that can use one: `--daemon`, else
 /// `UUIDKIT_DAEMON` unless `--state`, `--no-state` or `--time` says otherwise (an
 /// explicit choice beats the environment); `None` for the state file as before.
@@ -49,7 +41,7 @@ pub fn for_gen(a: &GenArgs) -> Result<Option<Arc<DaemonClient>>, Failure> {
     let (path, origin) = match &a.daemon {
         Some(p) => (p.clone(), Origin::Flag),
         None if a.state.is_some() || a.no_state || a.time.is_some() => return Ok(None),
-        None => match from_env() {
+        None => match uuidkit::generator::daemon_from_env() {
             Some(p) => (p, Origin::Env),
             None => return Ok(None),
         },
@@ -85,7 +77,7 @@ pub fn run(a: &DaemonArgs, out: &mut impl Write) -> Result<Status, Failure> {
 /// `uuidkit daemon status`: the daemon's report as one pretty-printed JSON object (as
 /// `state show` writes its own).
 fn status(explicit: Option<&Path>, out: &mut impl Write) -> Result<Status, Failure> {
-    let (path, origin) = match (explicit, from_env()) {
+    let (path, origin) = match (explicit, uuidkit::generator::daemon_from_env()) {
         (Some(p), _) => (p.to_path_buf(), Origin::Flag),
         (None, Some(p)) => (p, Origin::Env),
         (None, None) => match default_socket_path() {

@@ -42,9 +42,9 @@ pub fn resolve(explicit: Option<&Path>) -> Result<PathBuf, NoPath> {
     if let Some(p) = explicit {
         return Ok(p.to_path_buf());
     }
-    match std::env::var_os(STATE_ENV) {
-        Some(p) if !p.is_empty() => Ok(PathBuf::from(p)),
-        _ => store::default_path().ok_or(NoPath),
+    match uuidkit::generator::state_file_from_env() {
+        Some(p) => Ok(p),
+        None => store::default_path().ok_or(NoPath),
     }
 }
 

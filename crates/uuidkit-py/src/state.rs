@@ -24,10 +24,9 @@ static SOURCE_FAILED: Mutex<Option<String>> = Mutex::new(None);
 /// At import: `UUIDKIT_DAEMON`, when set and not empty. Asking the daemon is I/O (up to
 /// the client's timeout when it does not answer), done with the GIL released.
 pub fn from_env(py: Python<'_>) {
-    let Some(path) = std::env::var_os(DAEMON_ENV).filter(|p| !p.is_empty()) else {
+    let Some(path) = uuidkit::generator::daemon_from_env() else {
         return;
     };
-    let path = PathBuf::from(path);
     if let Err(e) = release::detach(py, || uuidkit::generator::use_daemon(&path)) {
         *SOURCE_FAILED.lock().unwrap_or_else(|e| e.into_inner()) =
             Some(format!("{e} (from {DAEMON_ENV})"));

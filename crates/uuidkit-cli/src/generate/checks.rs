@@ -106,21 +106,15 @@ fn fleet_without_state_from_the_environment(a: &GenArgs) -> Result<(), Failure> 
 /// The state `gen` would use because the environment names it, for a refusal to say:
 /// `UUIDKIT_DAEMON=… (uuidkitd)` (which wins), else `UUIDKIT_STATE=… (a state file)`.
 fn state_from_the_environment() -> Option<String> {
-    let set = |name: &str| std::env::var_os(name).filter(|p| !p.is_empty());
-    if let Some(d) = set(uuidkit::service::DAEMON_ENV) {
+    if let Some(d) = uuidkit::generator::daemon_from_env() {
         return Some(format!(
             "{}={} (uuidkitd)",
             uuidkit::service::DAEMON_ENV,
-            std::path::Path::new(&d).display()
+            d.display()
         ));
     }
-    set(STATE_ENV).map(|p| {
-        format!(
-            "{}={} (a state file)",
-            STATE_ENV,
-            std::path::Path::new(&p).display()
-        )
-    })
+    uuidkit::generator::state_file_from_env()
+        .map(|p| format!("{STATE_ENV}={} (a state file)", p.display()))
 }
 
 /// `gen v1 --shards N` keeps its generators' state in memory: N clock sequences of one

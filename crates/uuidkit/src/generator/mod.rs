@@ -99,9 +99,12 @@ pub use process::{
     v4_fill, v6, v7, v7_fill, v7_of, v8,
 };
 #[cfg(unix)]
+pub use state_file::daemon_from_env;
+#[cfg(unix)]
 pub use state_file::use_daemon;
 pub use state_file::{
-    STATE_ENV, StateFileError, process_lease_source, use_default_state_file, use_state_file,
+    STATE_ENV, StateFileError, process_lease_source, state_file_from_env, use_default_state_file,
+    use_state_file,
 };
 
 use draft::DraftGenerator;

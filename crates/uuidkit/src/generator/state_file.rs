@@ -44,6 +44,43 @@ pub(super) fn lock_daemon_for_fork() -> DaemonHeld {
 #[cfg(not(unix))]
 pub(super) fn lock_daemon_for_fork() -> DaemonHeld {}
 
+/// A path the environment variable `name` gives: set and not empty (an empty value counts
+/// as unset, as a shell's `VAR=` means "no value").
+fn env_path(name: &str) -> Option<PathBuf> {
+    std::env::var_os(name)
+        .filter(|p| !p.is_empty())
+        .map(PathBuf::from)
+}
+
+/// The state file `UUIDKIT_STATE` ([`STATE_ENV`]) names, when set and not empty: the one
+/// place the library, the command and the Python package read it.
+///
+/// ```
+/// // `UUIDKIT_STATE=` (empty) is unset: never an empty path.
+/// if let Some(p) = uuidkit::generator::state_file_from_env() {
+///     assert!(!p.as_os_str().is_empty());
+/// }
+/// ```
+pub fn state_file_from_env() -> Option<PathBuf> {
+    env_path(STATE_ENV)
+}
+
+/// The daemon socket `UUIDKIT_DAEMON` ([`DAEMON_ENV`](crate::service::DAEMON_ENV)) names,
+/// when set and not empty: the one place the command and the Python package read it.
+/// The library's process-wide generators use a daemon only when told to
+/// ([`use_daemon`]); a program that honours the variable passes this to it.
+///
+/// ```
+/// if let Some(socket) = uuidkit::generator::daemon_from_env() {
+///     uuidkit::generator::use_daemon(&socket)?;
+/// }
+/// # Ok::<(), uuidkit::generator::StateFileError>(())
+/// ```
+#[cfg(unix)]
+pub fn daemon_from_env() -> Option<PathBuf> {
+    env_path(crate::service::DAEMON_ENV)
+}
+
 /// Whether the process-wide generators use a state file or daemon: 0 not decided yet (no
 /// generator has started), 1 no, 2 yes. Decided once, at the first UUID, and never
 /// changed after: generators of one process must not disagree on where their state is.
@@ -73,9 +110,7 @@ fn decide_state() -> bool {
         return true;
     }
     if path.is_none() {
-        *path = std::env::var_os(STATE_ENV)
-            .filter(|p| !p.is_empty())
-            .map(PathBuf::from);
+        *path = state_file_from_env();
     }
     let set = path.is_some();
     STATE_SET.store(if set { 2 } else { 1 }, Ordering::Release);
