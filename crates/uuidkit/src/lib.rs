@@ -72,8 +72,6 @@
 // `String` and `format!` for the text of errors, RFC 3339 and the compact encodings.
 extern crate alloc;
 
-#[cfg(feature = "std")]
-pub mod clock;
 mod codec;
 #[cfg(feature = "std")]
 pub mod collisions;

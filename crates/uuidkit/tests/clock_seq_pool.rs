@@ -5,13 +5,13 @@
 use std::collections::HashSet;
 use std::time::Duration;
 
-use uuidkit::clock::ManualClock;
 use uuidkit::generator::GenError;
 use uuidkit::generator::gregorian::GregorianGenerator;
 use uuidkit::generator::sharded::ShardedGregorian;
 use uuidkit::layout::{self, ClockSequence};
 use uuidkit::node::NodeStrategy;
 use uuidkit::random::Csprng;
+use uuidkit::time::ManualClock;
 use uuidkit::{NodeId, Uuid, Version};
 
 fn node(n: u64) -> NodeId {

@@ -20,12 +20,12 @@ use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use uuidkit::Uuid;
 use uuidkit::Version;
-use uuidkit::clock::ManualClock;
 use uuidkit::collisions::{Fleet, Model, SECONDS_PER_YEAR};
 use uuidkit::generator::gregorian::GregorianGenerator;
 use uuidkit::generator::v7::{V7Generator, V7Method};
 use uuidkit::generator::v8::V8Generator;
 use uuidkit::node::NodeStrategy;
+use uuidkit::time::ManualClock;
 use uuidkit::time::UnixTime;
 
 /// A random source with `seed_bits` random bits in each `next_u64` and `tail_bits` in

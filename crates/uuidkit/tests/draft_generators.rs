@@ -7,12 +7,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use rand_chacha::ChaCha8Rng;
-use uuidkit::clock::ManualClock;
 use uuidkit::generator::draft::DraftGenerator;
 use uuidkit::generator::machine_id::{MachineId, MachineIdError};
 use uuidkit::layout::{Layout, decode_as};
 use uuidkit::random::SeedableRng;
 use uuidkit::store::{MemoryStorage, StateStore};
+use uuidkit::time::ManualClock;
 use uuidkit::time::UnixTime;
 use uuidkit::{Uuid, Version};
 

@@ -8,7 +8,6 @@ use std::time::Duration;
 
 use proptest::prelude::*;
 use rand_chacha::ChaCha8Rng;
-use uuidkit::clock::ManualClock;
 use uuidkit::generator::GenError;
 use uuidkit::generator::gregorian::{GregorianGenerator, MAX_AHEAD_TICKS, OverrunPolicy};
 use uuidkit::generator::v7::{V7Generator, V7Method};
@@ -16,6 +15,7 @@ use uuidkit::generator::v8::V8Generator;
 use uuidkit::layout::{self, ClockSequence};
 use uuidkit::node::NodeStrategy;
 use uuidkit::random::SeedableRng;
+use uuidkit::time::ManualClock;
 use uuidkit::time::{Clock, FnClock, GregorianTimestamp, UnixTime};
 use uuidkit::{NodeId, Uuid, Version};
 

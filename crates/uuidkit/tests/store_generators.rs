@@ -7,7 +7,6 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use uuidkit::clock::ManualClock;
 use uuidkit::generator::gregorian::GregorianGenerator;
 use uuidkit::generator::v7::{V7Generator, V7Method};
 use uuidkit::generator::v8::V8Generator;
@@ -15,6 +14,7 @@ use uuidkit::layout::ClockSequence;
 use uuidkit::node::NodeStrategy;
 use uuidkit::random::Csprng;
 use uuidkit::store::{MemoryStorage, StateStore};
+use uuidkit::time::ManualClock;
 use uuidkit::{NodeId, Uuid, Version};
 
 const T0_MS: u64 = 1_700_000_000_000;

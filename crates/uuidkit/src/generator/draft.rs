@@ -158,7 +158,7 @@ impl<C, R> DraftGenerator<C, R> {
     /// A generator of `layout` on the given clock and random source.
     ///
     /// ```
-    /// use uuidkit::{clock::ManualClock, generator::draft::DraftGenerator};
+    /// use uuidkit::{time::ManualClock, generator::draft::DraftGenerator};
     /// use uuidkit::{random::Csprng, time::UnixTime};
     /// let clock = ManualClock::new(UnixTime::new(1_700_000_000, 0));
     /// let mut g = DraftGenerator::with_sources("draft-v7-ms".parse()?, &clock, Csprng)?;

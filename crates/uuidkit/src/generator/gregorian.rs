@@ -236,7 +236,7 @@ impl<C: Clock, R: RngCore> GregorianGenerator<C, R> {
     /// [`OverrunPolicy::Wait`].
     ///
     /// ```
-    /// use uuidkit::{clock::ManualClock, generator::gregorian::GregorianGenerator, random::Csprng, Version};
+    /// use uuidkit::{time::ManualClock, generator::gregorian::GregorianGenerator, random::Csprng, Version};
     /// let clock = ManualClock::at_millis(1_645_557_742_000);
     /// let mut g = GregorianGenerator::with_sources(Version::V1, &clock, Csprng);
     /// assert_eq!(g.next()?.timestamp().unwrap().raw(), 0x1EC9414C232AB00);

@@ -11,7 +11,7 @@ use super::error::GenError;
 use super::gregorian::GregorianGenerator;
 use super::lock;
 use super::state_file::{process_store, state_set};
-use super::v7::process::{ProcessV7, V7Thread};
+use super::v7::lock_free::{ProcessV7, V7Thread};
 use super::v7::{V7Generator, V7Method};
 use super::v8::V8Generator;
 use crate::layout::Layout;

@@ -72,7 +72,7 @@ impl<C, R> V8Generator<C, R> {
     /// A generator on the given clock and random source.
     ///
     /// ```
-    /// use uuidkit::{clock::ManualClock, generator::v8::V8Generator};
+    /// use uuidkit::{time::ManualClock, generator::v8::V8Generator};
     /// use uuidkit::{random::Csprng, time::UnixTime};
     /// let clock = ManualClock::new(UnixTime::new(1_700_000_000, 0));
     /// let mut g = V8Generator::with_sources(&clock, Csprng);

@@ -16,9 +16,9 @@ pub mod v6;
 pub mod v7;
 pub mod v8;
 
+mod choice;
 pub mod draft;
-mod named;
-pub use named::{Decoded, Layout, decode_as};
+pub use choice::{Decoded, Layout, decode_as};
 
 mod name_based;
 pub use name_based::HashAlgorithm;

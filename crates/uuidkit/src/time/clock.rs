@@ -1,10 +1,11 @@
 //! The [`Clock`] trait and the clocks that are not for tests: [`SystemClock`] (with
-//! `std`) and [`FnClock`]. The manual clock for tests is [`crate::clock::ManualClock`].
+//! `std`) and [`FnClock`]. The manual clock for tests is
+//! [`ManualClock`](super::ManualClock), beside it.
 
 use super::instant::UnixTime;
 
 /// A source of the current time. Generators ask it for every UUID; tests give them a
-/// [`ManualClock`](crate::clock::ManualClock) to freeze it, step it back or jump ahead.
+/// [`ManualClock`](crate::time::ManualClock) to freeze it, step it back or jump ahead.
 ///
 /// ```
 /// use uuidkit::time::{Clock, SystemClock};

@@ -1,4 +1,5 @@
-//! Time: instants, the timestamp scales UUIDs use, RFC 3339 text, and the [`Clock`] trait.
+//! Time: instants, the timestamp scales UUIDs use, RFC 3339 text, the [`Clock`] trait and
+//! its clocks: the system's, a function's, and [`ManualClock`] for tests.
 //!
 //! Three scales appear in RFC 9562:
 //! - [`GregorianTimestamp`]: 60-bit count of 100 ns intervals since 1582-10-15 00:00 UTC
@@ -17,6 +18,8 @@ mod clock;
 mod error;
 mod fields;
 mod instant;
+#[cfg(feature = "std")]
+mod manual;
 mod rfc3339;
 #[cfg(test)]
 mod testing;
@@ -27,4 +30,6 @@ pub use clock::{Clock, FnClock};
 pub use error::TimeError;
 pub use fields::{GREGORIAN_UNIX_OFFSET, GregorianTimestamp, unix_10ns_60, unix_millis_48};
 pub use instant::UnixTime;
+#[cfg(feature = "std")]
+pub use manual::ManualClock;
 pub use rfc3339::Rfc3339;

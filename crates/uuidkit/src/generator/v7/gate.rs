@@ -1,4 +1,4 @@
-//! The clock gate of the process-wide v7 generator ([`super::process`]): the system
+//! The clock gate of the process-wide v7 generator ([`super::lock_free`]): the system
 //! clock's millisecond, read again only when the CPU's tick counter cannot vouch that the
 //! last reading's millisecond is still the current one.
 
@@ -95,8 +95,8 @@ impl MillisGate {
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;
-    use crate::clock::ManualClock;
     use crate::random::{RngCore, SeedableRng};
+    use crate::time::ManualClock;
     use core::cell::Cell;
 
     /// A tick counter under the test's control: `per_ms` ticks a millisecond, or none.

@@ -42,7 +42,7 @@
 //!   owned generator.
 
 mod gate;
-pub(crate) mod process;
+pub(crate) mod lock_free;
 
 use core::fmt;
 use core::str::FromStr;
@@ -285,7 +285,7 @@ impl<C, R> V7Generator<C, R> {
     /// A generator on the given clock and random source.
     ///
     /// ```
-    /// use uuidkit::{clock::ManualClock, generator::v7::{V7Generator, V7Method}};
+    /// use uuidkit::{time::ManualClock, generator::v7::{V7Generator, V7Method}};
     /// use uuidkit::{random::Csprng, time::UnixTime};
     /// let clock = ManualClock::new(UnixTime::new(1_700_000_000, 0));
     /// let mut g = V7Generator::with_sources(V7Method::Precision, &clock, Csprng);

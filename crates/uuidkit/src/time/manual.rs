@@ -15,7 +15,7 @@ use crate::time::{Clock, UnixTime};
 ///
 /// ```
 /// use std::time::Duration;
-/// use uuidkit::{clock::ManualClock, generator::v7::{V7Generator, V7Method}, random::Csprng};
+/// use uuidkit::{time::ManualClock, generator::v7::{V7Generator, V7Method}, random::Csprng};
 ///
 /// let clock = ManualClock::at_millis(1_700_000_000_000);
 /// let mut g = V7Generator::with_sources(V7Method::Counter, &clock, Csprng);
@@ -36,7 +36,7 @@ impl ManualClock {
     /// A clock reading `t` until moved.
     ///
     /// ```
-    /// use uuidkit::{clock::ManualClock, time::{Clock, UnixTime}};
+    /// use uuidkit::{time::ManualClock, time::{Clock, UnixTime}};
     /// let t = UnixTime::parse_rfc3339("9999-01-01T00:00:00Z")?;
     /// assert_eq!(ManualClock::new(t).now(), t);
     /// # Ok::<(), uuidkit::time::TimeError>(())
@@ -50,7 +50,7 @@ impl ManualClock {
     /// A clock reading `ms` Unix milliseconds until moved (every `u64` is in range).
     ///
     /// ```
-    /// use uuidkit::{clock::ManualClock, time::Clock};
+    /// use uuidkit::{time::ManualClock, time::Clock};
     /// assert_eq!(ManualClock::at_millis(u64::MAX).now().as_millis(), u64::MAX as i128);
     /// ```
     pub fn at_millis(ms: u64) -> ManualClock {
@@ -60,7 +60,7 @@ impl ManualClock {
     /// Sets the reading.
     ///
     /// ```
-    /// use uuidkit::{clock::ManualClock, time::{Clock, UnixTime}};
+    /// use uuidkit::{time::ManualClock, time::{Clock, UnixTime}};
     /// let clock = ManualClock::at_millis(5);
     /// clock.set(UnixTime::MIN);
     /// assert_eq!(clock.now(), UnixTime::MIN);
@@ -73,7 +73,7 @@ impl ManualClock {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use uuidkit::{clock::ManualClock, time::{Clock, UnixTime}};
+    /// use uuidkit::{time::ManualClock, time::{Clock, UnixTime}};
     /// let clock = ManualClock::at_millis(5);
     /// clock.advance(Duration::from_millis(2));
     /// assert_eq!(clock.now().as_millis(), 7);
@@ -89,7 +89,7 @@ impl ManualClock {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use uuidkit::{clock::ManualClock, time::{Clock, UnixTime}};
+    /// use uuidkit::{time::ManualClock, time::{Clock, UnixTime}};
     /// let clock = ManualClock::at_millis(5);
     /// clock.step_back(Duration::from_millis(7));
     /// assert_eq!(clock.now().as_millis(), -2);
@@ -115,7 +115,7 @@ impl Clock for ManualClock {
     /// The reading.
     ///
     /// ```
-    /// use uuidkit::{clock::ManualClock, time::Clock};
+    /// use uuidkit::{time::ManualClock, time::Clock};
     /// assert_eq!(ManualClock::at_millis(42).now().as_millis(), 42);
     /// ```
     fn now(&self) -> UnixTime {
@@ -125,7 +125,7 @@ impl Clock for ManualClock {
     /// Simulates the wait: the clock jumps to `t` (if it is not already past it).
     ///
     /// ```
-    /// use uuidkit::{clock::ManualClock, time::{Clock, UnixTime}};
+    /// use uuidkit::{time::ManualClock, time::{Clock, UnixTime}};
     /// let clock = ManualClock::at_millis(42);
     /// clock.sleep_until(UnixTime::MAX);
     /// assert_eq!(clock.now(), UnixTime::MAX);
@@ -140,7 +140,7 @@ impl Clock for ManualClock {
     /// was set back below `since`: then it returns at once, as a real clock's wait does.
     ///
     /// ```
-    /// use uuidkit::{clock::ManualClock, time::{Clock, UnixTime}};
+    /// use uuidkit::{time::ManualClock, time::{Clock, UnixTime}};
     /// let clock = ManualClock::at_millis(1_000);
     /// clock.sleep_from_until(UnixTime::from_millis(2_000), UnixTime::from_millis(3_000));
     /// assert_eq!(clock.now(), UnixTime::from_millis(1_000));

@@ -410,8 +410,8 @@ impl SharedV7 {
 mod tests {
     use super::super::gate::tests::{GHZ, ManualTicks, T0, at};
     use super::*;
-    use crate::clock::ManualClock;
     use crate::random::SeedableRng;
+    use crate::time::ManualClock;
     use crate::time::UnixTime;
     use std::time::Duration;
 
