@@ -51,7 +51,7 @@ fn generating<T: Send>(py: Python<'_>, next: impl Send + FnOnce() -> T) -> T {
 /// True
 #[pyfunction]
 pub fn getnode() -> u64 {
-    uuidkit::node::host_node().as_u64()
+    uuidkit::generator::host_node().as_u64()
 }
 
 /// The fields of a v1/v6 UUID given a `node` or `clock_seq`, as CPython makes them.

@@ -95,8 +95,8 @@ pub mod v8;
 
 pub use error::GenError;
 pub use process::{
-    draft, next_v1_timestamp, next_v6_timestamp, take_store_warnings, try_v1, try_v6, v1, v4,
-    v4_fill, v6, v7, v7_fill, v7_of, v8,
+    draft, host_node, next_v1_timestamp, next_v6_timestamp, take_store_warnings, try_v1, try_v6,
+    v1, v4, v4_fill, v6, v7, v7_fill, v7_of, v8,
 };
 #[cfg(unix)]
 pub use state_file::daemon_from_env;

@@ -270,6 +270,41 @@ fn with_process_store<S: super::timed::Stamp>(g: super::timed::Timed<S>) -> supe
     }
 }
 
+/// The host's node as CPython's `uuid.getnode()` finds it, fixed for the life of the
+/// process: the MAC address of the first Ethernet interface (not loopback, address not
+/// zero; by name) that is up and backed by a device, else the first that is up, even a
+/// virtual one; when none is up, a [`random_node`](crate::node::random_node) (multicast
+/// bit set).
+///
+/// ```
+/// assert_eq!(uuidkit::generator::host_node(), uuidkit::generator::host_node());
+/// ```
+pub fn host_node() -> crate::node::NodeId {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    // The node with bit 63 set once found, 0 before: an atomic, not a `OnceLock`, whose
+    // initialisation caught half done by `fork` in another thread would leave a child
+    // waiting for ever. Two threads may both look; the first to store wins.
+    static NODE: AtomicU64 = AtomicU64::new(0);
+    const FOUND: u64 = 1 << 63;
+    let mut v = NODE.load(Ordering::Acquire);
+    if v == 0 {
+        let found = match crate::host::primary_mac() {
+            Some(mac) => crate::node::NodeId::from_bytes(mac),
+            None => crate::node::random_node(&mut crate::random::Csprng),
+        };
+        v = match NODE.compare_exchange(
+            0,
+            found.as_u64() | FOUND,
+            Ordering::AcqRel,
+            Ordering::Acquire,
+        ) {
+            Ok(_) => found.as_u64() | FOUND,
+            Err(first) => first,
+        };
+    }
+    crate::node::NodeId::from_u64_masked(v)
+}
+
 /// The last timestamps (100 ns ticks since 1582) [`next_v1_timestamp`] and
 /// [`next_v6_timestamp`] handed out. Atomics, not locks: nothing for `fork` to catch half
 /// taken.
@@ -365,8 +400,8 @@ pub fn v7_of(method: V7Method) -> Uuid {
 ///
 /// # Errors
 ///
-/// [`UnknownName`](crate::UnknownName) for `b1` and `b2`, which are not the draft's.
-pub fn draft(layout: Layout) -> Result<Uuid, crate::UnknownName> {
+/// [`UnknownName`](crate::error::UnknownName) for `b1` and `b2`, which are not the draft's.
+pub fn draft(layout: Layout) -> Result<Uuid, crate::error::UnknownName> {
     let i = Layout::ALL
         .iter()
         .position(|l| *l == layout)

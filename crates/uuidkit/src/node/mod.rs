@@ -13,4 +13,4 @@ mod strategy;
 
 pub use id::NodeId;
 #[cfg(feature = "std")]
-pub use strategy::{NodeEnvError, NodeStrategy, host_hash_node, host_node, random_node};
+pub use strategy::{NodeEnvError, NodeStrategy, host_hash_node, random_node};

@@ -326,40 +326,6 @@ pub fn random_node(rng: &mut impl rand_core::RngCore) -> NodeId {
     NodeId::from_u64_masked(rng.next_u64()).with_multicast()
 }
 
-/// The host's node as CPython's `uuid.getnode()` finds it, fixed for the life of the
-/// process: the MAC address of the first Ethernet interface (not loopback, address not
-/// zero; by name) that is up and backed by a device, else the first that is up, even a
-/// virtual one; when none is up, a [`random_node`] (multicast bit set).
-///
-/// ```
-/// assert_eq!(uuidkit::node::host_node(), uuidkit::node::host_node());
-/// ```
-pub fn host_node() -> NodeId {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    // The node with bit 63 set once found, 0 before: an atomic, not a `OnceLock`, whose
-    // initialisation caught half done by `fork` in another thread would leave a child
-    // waiting for ever. Two threads may both look; the first to store wins.
-    static NODE: AtomicU64 = AtomicU64::new(0);
-    const FOUND: u64 = 1 << 63;
-    let mut v = NODE.load(Ordering::Acquire);
-    if v == 0 {
-        let found = match crate::host::primary_mac() {
-            Some(mac) => NodeId::from_bytes(mac),
-            None => random_node(&mut crate::random::Csprng),
-        };
-        v = match NODE.compare_exchange(
-            0,
-            found.as_u64() | FOUND,
-            Ordering::AcqRel,
-            Ordering::Acquire,
-        ) {
-            Ok(_) => found.as_u64() | FOUND,
-            Err(first) => first,
-        };
-    }
-    NodeId::from_u64_masked(v)
-}
-
 /// SHA-256 over the host name, the MAC addresses and the IP addresses of this host, first
 /// 6 bytes, multicast bit set: the same on every call on one host (while its addresses
 /// stay), different across hosts.

@@ -123,7 +123,7 @@ extern "C" fn register_at_load() {
 static INIT: extern "C" fn() = register_at_load;
 
 /// Whether the CPU has AES instructions (AES-NI), which make AES-128-CTR the fastest
-/// keystream for [`crate::random`]. Under Miri, no: the portable cipher is what it can
+/// keystream for the random module. Under Miri, no: the portable cipher is what it can
 /// check.
 #[cfg(all(any(target_arch = "x86_64", target_arch = "x86"), not(miri)))]
 pub(crate) fn has_aes_instructions() -> bool {

@@ -62,6 +62,17 @@ fn store16<const OFF: usize, const N: usize>(out: &mut [u8; N], v: __m128i) {
     unsafe { _mm_storeu_si128(out.as_mut_ptr().add(OFF).cast(), v) }
 }
 
+/// The hyphenated form's 36 bytes from what every kernel ends with: text 0-15 in `t0`,
+/// text 16-31 in `t1`, and the last four digits in the top four bytes of `c1`.
+#[inline(always)]
+fn store_hyphenated(out: &mut [u8; 36], t0: __m128i, t1: __m128i, c1: __m128i) {
+    // SAFETY: SSE2 is part of the x86-64 baseline; register operations only.
+    let tail = unsafe { _mm_cvtsi128_si32(_mm_srli_si128::<12>(c1)) } as u32;
+    store16::<0, 36>(out, t0);
+    store16::<16, 36>(out, t1);
+    *sub_mut::<32, 4, 36>(out) = tail.to_le_bytes();
+}
+
 /// Bytes `s[OFF..OFF + 32]` as a vector.
 ///
 /// # Safety
@@ -565,7 +576,7 @@ impl Kernel for Sse2 {
     unsafe fn write_hyphenated(bytes: &[u8; 16], case: Case, out: &mut [u8; 36]) {
         let (c0, c1) = hex_digits_sse2(bytes, case);
         // SAFETY: SSE2 is part of the x86-64 baseline; register operations only.
-        let (t0, t1, tail) = unsafe {
+        let (t0, t1, c1) = unsafe {
             // text 0-7 = digits 0-7, 9-12 = digits 8-11, 14-15 = digits 12-13.
             let t0 = _mm_or_si128(
                 _mm_or_si128(
@@ -589,12 +600,9 @@ impl Kernel for Sse2 {
                 ),
             );
             // text 32-35 = digits 28-31.
-            let tail = _mm_cvtsi128_si32(_mm_srli_si128::<12>(c1)) as u32;
-            (t0, t1, tail)
+            (t0, t1, c1)
         };
-        store16::<0, 36>(out, t0);
-        store16::<16, 36>(out, t1);
-        *sub_mut::<32, 4, 36>(out) = tail.to_le_bytes();
+        store_hyphenated(out, t0, t1, c1);
     }
 }
 
@@ -697,7 +705,7 @@ impl Kernel for Ssse3 {
     #[inline(always)]
     unsafe fn write_hyphenated(bytes: &[u8; 16], case: Case, out: &mut [u8; 36]) {
         // SAFETY: the caller guarantees SSSE3; register operations only.
-        let (t0, t1, tail) = unsafe {
+        let (t0, t1, c1) = unsafe {
             let (c0, c1) = hex_digits_ssse3(bytes, case);
             let t0 = _mm_or_si128(
                 _mm_shuffle_epi8(c0, shuffle(&TEXT_0_16)),
@@ -709,12 +717,9 @@ impl Kernel for Ssse3 {
                 _mm_shuffle_epi8(from14, shuffle(&TEXT_16_32_FROM_14)),
                 load16::<0, 16>(HYPHENS_16_32),
             );
-            let tail = _mm_cvtsi128_si32(_mm_srli_si128::<12>(c1)) as u32;
-            (t0, t1, tail)
+            (t0, t1, c1)
         };
-        store16::<0, 36>(out, t0);
-        store16::<16, 36>(out, t1);
-        *sub_mut::<32, 4, 36>(out) = tail.to_le_bytes();
+        store_hyphenated(out, t0, t1, c1);
     }
 }
 
