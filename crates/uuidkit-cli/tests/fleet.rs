@@ -781,6 +781,60 @@ fn bad_input_is_refused_with_the_value_named_and_nothing_written() {
             "{key} left as it was"
         );
     }
+
+    // Keys that look like an ID's but are not canonical (`00`, `01`), and a holder key
+    // with no lease (it would hold ID 0 for ever): refused by name at once, even with a
+    // claim that may wait, never spun on.
+    for (fleet, key, value, says) in [
+        (
+            "z1",
+            "/uuidkit/z1/machine-id/00/mark",
+            "5",
+            "not what uuidkit writes",
+        ),
+        (
+            "z2",
+            "/uuidkit/z2/machine-id/01",
+            "pid=1",
+            "not what uuidkit writes",
+        ),
+        (
+            "z3",
+            "/uuidkit/z3/machine-id/0",
+            "pid=1 host=h bits=2 place=v7",
+            "with no lease",
+        ),
+    ] {
+        cluster
+            .put(0, key.as_bytes(), value.as_bytes())
+            .expect("etcd put");
+        let started = Instant::now();
+        let out = run(&mut gen_cmd(
+            &etcd,
+            fleet,
+            2,
+            COUNTER,
+            5,
+            &["--claim-wait", "3"],
+        ));
+        let err = text(&out.stderr);
+        assert_eq!(code(&out), Some(1), "{fleet}: {err}");
+        assert!(err.contains(key) && err.contains(says), "{fleet}: {err}");
+        assert!(
+            started.elapsed() < Duration::from_secs(3),
+            "{fleet}: went on past --claim-wait"
+        );
+        assert!(out.stdout.is_empty(), "{fleet}");
+        for n in 1..4 {
+            assert_eq!(
+                cluster
+                    .get(0, format!("/uuidkit/{fleet}/machine-id/{n}").as_bytes())
+                    .expect("etcd get"),
+                None,
+                "{fleet}: ID {n} claimed"
+            );
+        }
+    }
 }
 
 /// README's "A fleet" try-it block, run as written (one shell, in order) on a machine
