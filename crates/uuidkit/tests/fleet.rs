@@ -606,3 +606,33 @@ fn generators_sharing_one_id_never_share_a_position() {
         }
     }
 }
+
+/// Given back while another thread is making UUIDs (a signal's thread does this): the
+/// mark written is at or above every UUID the generator handed out, before or during the
+/// give-back. Before, the fence shut only after the final mark was written, and batches
+/// permitted meanwhile ended above it.
+#[test]
+fn a_give_back_during_generation_leaves_the_mark_above_every_uuid() {
+    let c = EtcdCluster::start(1);
+    for round in 0..8 {
+        let fleet = format!("giveback{round}");
+        let id = Arc::new(LeasedId::claim(&config(&c, &fleet, 1)).unwrap());
+        let making = {
+            let id = id.clone();
+            std::thread::spawn(move || {
+                let mut g = FleetGenerator::v7(id, V7Method::Counter).unwrap();
+                let mut batch = [Uuid::NIL; 256];
+                let mut top = 0;
+                while g.try_fill(&mut batch).is_ok() {
+                    top = ms_of(batch[255]);
+                }
+                top
+            })
+        };
+        std::thread::sleep(Duration::from_millis(50 + 10 * round));
+        id.give_back();
+        let top = making.join().unwrap();
+        let m = mark(&c, &fleet, 0).unwrap();
+        assert!(top > 0 && m >= top, "round {round}: mark {m} below a UUID at {top}");
+    }
+}

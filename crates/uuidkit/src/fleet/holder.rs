@@ -301,18 +301,20 @@ impl LeasedId {
     #[inline]
     pub fn permit(&self, last_ms: u64) -> Result<(), FleetError> {
         let s = &self.shared;
+        // Recorded before the fence is looked at, both in one total order with the
+        // give-back's shutting the fence and then reading `used` (`SeqCst`): a permit
+        // either sees the fence shut, or its millisecond is in what the give-back reads.
+        // (One refused is recorded too: the mark then stays a little higher, never lower.)
+        s.used.fetch_max(last_ms, Ordering::SeqCst);
         // The common case in one test: the fence open (a lost lease has shut it for
         // good: its deadline is 0), the mark covering `last_ms`, not a forked child.
-        if crate::platform::fence_clock_ns() < s.deadline.load(Ordering::Acquire)
+        if crate::platform::fence_clock_ns() < s.deadline.load(Ordering::SeqCst)
             && last_ms <= s.mark.load(Ordering::Acquire)
             && crate::platform::fork_generation_relaxed() == s.fork_generation
         {
-            s.used.fetch_max(last_ms, Ordering::AcqRel);
             return Ok(());
         }
-        self.permit_slow(last_ms)?;
-        s.used.fetch_max(last_ms, Ordering::AcqRel);
-        Ok(())
+        self.permit_slow(last_ms)
     }
 
     /// The process's `fork` generation when the ID was claimed: in any other, the ID is
@@ -446,7 +448,11 @@ impl LeasedId {
     }
 
     fn stop(&self) {
-        self.shared.stop.store(true, Ordering::Release);
+        // The fence shut first, then the renewal thread told to read what was used and
+        // give the ID back: no permit after the shutting (in `SeqCst` order) passes, and
+        // every one before it is in `used` (see `permit`).
+        self.shared.deadline.store(0, Ordering::SeqCst);
+        self.shared.stop.store(true, Ordering::SeqCst);
         self.shared.wake.notify_one();
         let keeper = self.keeper.lock().unwrap_or_else(|p| p.into_inner()).take();
         // A child after fork has no keeper thread to join; its handle is the parent's.
@@ -674,10 +680,13 @@ async fn keep(mut etcd: Etcd, s: Arc<Shared>) {
     let mut last_renewal = Instant::now();
     loop {
         let _ = tokio::time::timeout(period, s.wake.notified()).await;
-        if s.stop.load(Ordering::Acquire) {
+        if s.stop.load(Ordering::SeqCst) {
+            // Shut again here, by the one thread that reopens it (a renewal answered
+            // while `stop` was being told), before `used` is read: see `permit`.
+            s.deadline.store(0, Ordering::SeqCst);
             let last = s
                 .used
-                .load(Ordering::Acquire)
+                .load(Ordering::SeqCst)
                 .max(s.floor_ms.saturating_sub(1));
             if !s.lost.load(Ordering::Acquire) {
                 // Fenced by the lease like every mark write: if the ID is gone, nothing
