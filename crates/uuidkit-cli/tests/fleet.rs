@@ -1068,6 +1068,50 @@ fn gen_gives_the_id_back_on_sigterm_sigint_and_a_closed_pipe() {
     no_holder_keys(&cluster, "bye", 1);
 }
 
+/// A signal while the claim waits for a free ID (`--claim-wait`) ends gen at once, as
+/// the signal would, and it claims nothing afterwards. Before, the signals were blocked
+/// and no thread took them until the claim returned: the run went on waiting, then
+/// claimed an ID it never gave back.
+#[test]
+fn a_signal_while_the_claim_waits_ends_gen_at_once() {
+    use std::os::unix::process::ExitStatusExt;
+    let _turn = one_at_a_time();
+    let cluster = EtcdCluster::start(1);
+    let etcd = cluster.endpoints_arg();
+    let geometry = "bits=1 place=v7";
+    cluster
+        .put(0, b"/uuidkit/busy/geometry", geometry.as_bytes())
+        .unwrap();
+    let mut leases = Vec::new();
+    for n in 0..2 {
+        let key = format!("/uuidkit/busy/machine-id/{n}");
+        let value = format!("pid=1 host=elsewhere {geometry}");
+        leases.push(
+            cluster
+                .put_leased(0, key.as_bytes(), value.as_bytes(), 60)
+                .unwrap(),
+        );
+    }
+    for sig in [libc::SIGTERM, libc::SIGINT, libc::SIGHUP] {
+        let mut p = Proc::spawn(gen_cmd(
+            &etcd,
+            "busy",
+            1,
+            COUNTER,
+            5,
+            &["--claim-wait", "60"],
+        ));
+        thread::sleep(Duration::from_millis(700));
+        p.signal(sig);
+        let st = p.exits_within(Duration::from_secs(10)).expect("it ends");
+        assert_eq!(st.signal(), Some(sig), "{st}");
+    }
+    // An ID comes free: nobody is left waiting to take it.
+    cluster.revoke(0, leases[0]).unwrap();
+    thread::sleep(Duration::from_millis(500));
+    assert_eq!(cluster.get(0, b"/uuidkit/busy/machine-id/0").unwrap(), None);
+}
+
 /// Clocks at the edges: a holder whose every clock (the fence's too) is faked to 2600
 /// does not panic; one whose wall clock is past v7's end (10889) is refused, writing no
 /// UUID, rather than stamping the range's last millisecond.

@@ -633,6 +633,9 @@ fn a_give_back_during_generation_leaves_the_mark_above_every_uuid() {
         id.give_back();
         let top = making.join().unwrap();
         let m = mark(&c, &fleet, 0).unwrap();
-        assert!(top > 0 && m >= top, "round {round}: mark {m} below a UUID at {top}");
+        assert!(
+            top > 0 && m >= top,
+            "round {round}: mark {m} below a UUID at {top}"
+        );
     }
 }

@@ -211,8 +211,29 @@ fn run(args: Args) -> Result<(), String> {
     refuse_newer_format(&state)?;
     let node = args.node.unwrap_or_else(uuidkit::node::host_hash_node);
     platform::raise_open_file_limit();
+    // Signals are taken by a thread from here: one that comes while the machine ID is
+    // being claimed (a claim may wait for a free ID) ends the daemon at once, as the
+    // signal would, since nothing is served or held yet; later ones are passed on to the
+    // shutdown below.
+    let claimed = Arc::new(AtomicBool::new(false));
+    let (signalled, signals) = std::sync::mpsc::channel();
+    {
+        let claimed = Arc::clone(&claimed);
+        std::thread::Builder::new()
+            .name("uuidkitd-signals".into())
+            .spawn(move || {
+                let sig = uuidkit::signals::wait_for_termination();
+                if !claimed.load(Ordering::SeqCst) {
+                    eprintln!("uuidkitd: signal {sig} before serving: exiting");
+                    uuidkit::signals::die_of(sig);
+                }
+                let _ = signalled.send(sig);
+            })
+            .map_err(|e| format!("cannot start a thread: {e}"))?;
+    }
     // The machine ID before any socket: a daemon that cannot hold one does not serve.
     let fleet = claim_fleet(&args)?.map(Arc::new);
+    claimed.store(true, Ordering::SeqCst);
 
     let (own, uuidd) = listeners(&args)?;
     let created: Vec<PathBuf> = own
@@ -271,7 +292,9 @@ fn run(args: Args) -> Result<(), String> {
         std::process::id()
     );
 
-    let sig = uuidkit::signals::wait_for_termination();
+    // The signal thread passes its signal on before it ends (15, SIGTERM, should it
+    // somehow end without one).
+    let sig = signals.recv().unwrap_or(15);
     shared.shutting_down.store(true, Ordering::Release);
     // Wait for a lease being written to finish: the file is then complete and holds every
     // position granted.

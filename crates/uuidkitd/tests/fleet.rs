@@ -434,3 +434,49 @@ fn a_burst_past_the_mark_bound_is_later_not_fenced() {
     assert!(w.is_empty(), "{w:?}");
     assert!(out.windows(2).all(|p| p[0] < p[1]));
 }
+
+/// SIGTERM while the daemon's claim waits for a free ID (`--claim-wait`): it ends at
+/// once, as the signal would, serving nothing and claiming nothing. Before, the signal
+/// waited for the claim, and the daemon went on to serve.
+#[test]
+fn a_signal_while_the_claim_waits_ends_the_daemon_at_once() {
+    use std::os::unix::process::ExitStatusExt;
+    let etcd = EtcdCluster::start(1);
+    let ep = etcd.endpoints_arg();
+    let geometry = "bits=1 place=service";
+    etcd.put(0, b"/uuidkit/itwait/geometry", geometry.as_bytes())
+        .unwrap();
+    for n in 0..2 {
+        let key = format!("/uuidkit/itwait/machine-id/{n}");
+        let value = format!("pid=1 host=elsewhere {geometry}");
+        etcd.put_leased(0, key.as_bytes(), value.as_bytes(), 60)
+            .unwrap();
+    }
+    let dir = TempDir::new("fleet-wait");
+    let mut args = fleet_args(&ep);
+    args[5] = "itwait".into();
+    let mut child = std::process::Command::new(crate::common::BIN)
+        .arg("--socket")
+        .arg(dir.0.join("d.sock"))
+        .arg("--state")
+        .arg(dir.0.join("state"))
+        .args(&args)
+        .args(["--claim-wait", "60"])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(700));
+    // SAFETY: a signal to the child this test started and has not reaped.
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    let end = Instant::now() + Duration::from_secs(10);
+    let status = loop {
+        if let Some(st) = child.try_wait().unwrap() {
+            break st;
+        }
+        assert!(Instant::now() < end, "still running 10 s after SIGTERM");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(status.signal(), Some(libc::SIGTERM), "{status}");
+    assert!(!dir.0.join("d.sock").exists(), "it bound its socket");
+}

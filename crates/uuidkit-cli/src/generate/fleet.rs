@@ -4,7 +4,7 @@
 //! gone ends it with an error. The ID is released when the run ends.
 
 use std::io::Write;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use clap::error::ErrorKind;
@@ -69,18 +69,24 @@ pub(super) fn run<S: Stamp>(
     // claim starts the renewal thread, which inherits the mask): told to end, the run
     // gives the ID back (free at once, its mark above every UUID it let out), then ends
     // as the signal would have ended it.
+    // A signal while the claim waits for a free ID ends the run at once: there is
+    // nothing to give back yet (an ID claimed in that very instant stays held until its
+    // lease runs out, as after kill -9).
+    let held: Arc<Mutex<Option<Arc<LeasedId>>>> = Arc::default();
     #[cfg(unix)]
-    let signals = uuidkit::signals::block_termination().is_ok();
-    let id = Arc::new(LeasedId::claim(&cfg).map_err(|e| Failure::Message(e.to_string()))?);
-    #[cfg(unix)]
-    if signals {
-        let id = Arc::clone(&id);
+    if uuidkit::signals::block_termination().is_ok() {
+        let held = Arc::clone(&held);
         std::thread::spawn(move || {
             let sig = uuidkit::signals::wait_for_termination();
-            id.give_back();
+            let id = held.lock().unwrap_or_else(|p| p.into_inner()).take();
+            if let Some(id) = id {
+                id.give_back();
+            }
             uuidkit::signals::die_of(sig);
         });
     }
+    let id = Arc::new(LeasedId::claim(&cfg).map_err(|e| Failure::Message(e.to_string()))?);
+    *held.lock().unwrap_or_else(|p| p.into_inner()) = Some(Arc::clone(&id));
     let s = id.status();
     if let Some(w) = s.skipped_warning() {
         eprintln!("uuidkit: warning: {w}");
