@@ -639,3 +639,28 @@ fn a_give_back_during_generation_leaves_the_mark_above_every_uuid() {
         );
     }
 }
+
+/// Short holders one after another, each making one `draft-v8-32` UUID (whole seconds:
+/// each leaves its mark at its second's last millisecond): each waits for the clock to
+/// pass the last one's mark rather than start a second ahead of it, so the mark stays
+/// within a second or two of the clock however many holders come. Before, it climbed a
+/// second a holder, and after enough of them (hours ahead) every claim failed.
+#[test]
+fn short_holders_one_after_another_keep_the_mark_near_the_clock() {
+    let c = EtcdCluster::start(1);
+    let l: uuidkit::layout::Layout = "draft-v8-32".parse().unwrap();
+    let cfg = config(&c, "short-holders", 1)
+        .with_placement(Placement::Draft(l))
+        .with_last_millis(4_294_967_295_999);
+    for _ in 0..6 {
+        let id = Arc::new(LeasedId::claim(&cfg).unwrap());
+        assert_eq!(id.status().clock_behind, None);
+        let mut g = FleetGenerator::draft(id.clone(), l).unwrap();
+        g.try_next().unwrap();
+        drop(g);
+        id.give_back();
+    }
+    let now = uuidkit::time::UnixTime::now().millis_since_epoch();
+    let m = mark(&c, "short-holders", 0).unwrap();
+    assert!(m < now + 2_000, "the mark is {} ms ahead of the clock", m - now);
+}

@@ -170,6 +170,10 @@ impl core::fmt::Debug for LeasedId {
     }
 }
 
+/// How far ahead of this clock the previous holder's mark may be for a claim to wait
+/// for the clock (see [`LeasedId::claim`]) rather than run ahead of it.
+const CATCH_UP_WAIT: Duration = Duration::from_secs(2);
+
 /// How often a claim that waits for a free ID looks again.
 const WAIT_POLL: Duration = Duration::from_millis(100);
 
@@ -183,7 +187,9 @@ impl LeasedId {
     /// Reads the fleet's keys (any key uuidkit did not write is an error, and nothing is
     /// written), takes a lease, takes the lowest ID nobody holds in one transaction that
     /// also reads the ID's mark, writes the first mark of its own (above the old one and
-    /// a time-to-live ahead of the clock) and starts renewing.
+    /// a time-to-live ahead of the clock) and starts renewing. When the old mark is ahead
+    /// of this clock by 2 seconds or less, it then waits for the clock to pass it, so
+    /// that short holders one after another never carry the mark ahead of the clocks.
     ///
     /// # Errors
     ///
@@ -203,7 +209,7 @@ impl LeasedId {
             })?;
         let ttl = cfg.ttl();
         let timeout = call_timeout(ttl);
-        let (etcd, shared) = match runtime.block_on(claim(cfg, timeout)) {
+        let (etcd, mut shared) = match runtime.block_on(claim(cfg, timeout)) {
             Ok(claimed) => claimed,
             Err(e) => {
                 // Not a drop, which would wait for the runtime's blocking threads: a name
@@ -212,6 +218,15 @@ impl LeasedId {
                 return Err(e);
             }
         };
+        // The previous holder's mark a little ahead of this clock (a layout of whole
+        // seconds ends its mark at the second's last millisecond): wait for the clock,
+        // below, rather than start ahead of it, or holders one after another would carry
+        // the mark ahead a unit each, far past every clock. Further ahead (a clock set
+        // back), the holder runs ahead of its clock from the mark, and says so.
+        let catch_up = shared.clock_behind.filter(|d| *d <= CATCH_UP_WAIT);
+        if catch_up.is_some() {
+            shared.clock_behind = None;
+        }
         let shared = Arc::new(shared);
         let for_keeper = Arc::clone(&shared);
         let keeper = std::thread::Builder::new()
@@ -227,11 +242,16 @@ impl LeasedId {
                 endpoints: cfg.endpoints_text(),
                 message: e.to_string(),
             })?;
-        Ok(LeasedId {
+        let held = LeasedId {
             shared,
             keeper: Mutex::new(Some(keeper)),
             positions: Arc::new(StateStore::with_storage(Box::new(MemoryStorage::new()))),
-        })
+        };
+        if let Some(d) = catch_up {
+            // Renewing meanwhile: the keeper runs.
+            std::thread::sleep(d + Duration::from_millis(1));
+        }
+        Ok(held)
     }
 
     /// The ID.
