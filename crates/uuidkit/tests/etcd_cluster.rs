@@ -427,6 +427,26 @@ impl EtcdCluster {
         self.post(i, "put", "/v3/kv/put", &body).map(drop)
     }
 
+    /// Puts every `(key, value)` through member `i`, 128 in a transaction (etcd's limit
+    /// of operations in one), for a test that needs many keys.
+    pub fn put_many(&self, i: usize, pairs: &[(Vec<u8>, Vec<u8>)]) -> Result<(), String> {
+        for chunk in pairs.chunks(128) {
+            let ops: Vec<String> = chunk
+                .iter()
+                .map(|(k, v)| {
+                    format!(
+                        r#"{{"requestPut":{{"key":"{}","value":"{}"}}}}"#,
+                        base64_encode(k),
+                        base64_encode(v)
+                    )
+                })
+                .collect();
+            let body = format!(r#"{{"success":[{}]}}"#, ops.join(","));
+            self.post(i, "txn", "/v3/kv/txn", &body)?;
+        }
+        Ok(())
+    }
+
     /// Puts `key` = `value` through member `i` attached to a new lease of `ttl` seconds
     /// (`POST /v3/lease/grant`, then a put with it), as a holder writes its key: the
     /// lease's ID.

@@ -90,6 +90,11 @@ fn endpoint(text: &str, timeout: Duration) -> Result<Endpoint, String> {
 
 /// The key range etcd calls "every key with this prefix": from the prefix up to, not
 /// including, the prefix with its last byte below 0xff raised by one.
+/// Keys a page of the fleet's scan holds: each a few dozen bytes, and a holder's value
+/// (its host name) at most a few hundred, so a page stays well under the 4 MiB a gRPC
+/// message may hold.
+const SCAN_PAGE: i64 = 2_000;
+
 fn prefix_end(prefix: &[u8]) -> Vec<u8> {
     let mut end = prefix.to_vec();
     while let Some(last) = end.pop() {
@@ -287,18 +292,43 @@ impl Etcd {
         Ok(resp.succeeded)
     }
 
-    /// Reads every key of the fleet; any that uuidkit did not write is an error naming it.
+    /// Reads every key of the fleet, a page at a time, all at the revision of the first
+    /// page (one snapshot however many IDs were ever used); any key that uuidkit did not
+    /// write is an error naming it.
     pub(crate) async fn scan(&mut self) -> Result<Scan, FleetError> {
         let prefix = keys::fleet_prefix(&self.fleet);
-        let range = RangeRequest {
-            range_end: prefix_end(prefix.as_bytes()),
-            key: prefix.clone().into_bytes(),
-            ..RangeRequest::default()
-        };
-        let resp: RangeResponse = self
-            .unary("reading the fleet's keys", "/etcdserverpb.KV/Range", range)
-            .await?;
+        let end = prefix_end(prefix.as_bytes());
+        let mut from = prefix.clone().into_bytes();
+        let mut revision = 0;
         let mut scan = Scan::default();
+        loop {
+            let range = RangeRequest {
+                key: from,
+                range_end: end.clone(),
+                limit: SCAN_PAGE,
+                revision,
+                ..RangeRequest::default()
+            };
+            let resp: RangeResponse = self
+                .unary("reading the fleet's keys", "/etcdserverpb.KV/Range", range)
+                .await?;
+            if revision == 0 {
+                revision = resp.header.as_ref().map_or(0, |h| h.revision);
+            }
+            self.take_page(&resp, &mut scan)?;
+            match resp.kvs.last() {
+                Some(kv) if resp.more => {
+                    // The next page starts just after this one's last key.
+                    from = kv.key.clone();
+                    from.push(0);
+                }
+                _ => return Ok(scan),
+            }
+        }
+    }
+
+    /// One page of [`scan`](Self::scan) into `scan`.
+    fn take_page(&self, resp: &RangeResponse, scan: &mut Scan) -> Result<(), FleetError> {
         for kv in &resp.kvs {
             match keys::parse_fleet(&self.fleet, &kv.key, &kv.value)? {
                 Entry::Geometry(g) => scan.geometry = Some((g, kv.mod_revision)),
@@ -319,7 +349,7 @@ impl Etcd {
                 }
             }
         }
-        Ok(scan)
+        Ok(())
     }
 
     /// A new lease of `ttl` (whole seconds).
