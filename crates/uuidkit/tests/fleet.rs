@@ -305,6 +305,42 @@ fn garbage_under_the_fleet_is_an_error_naming_it_and_nothing_is_written() {
         }
         assert_eq!(c.get(0, key.as_bytes()).unwrap().unwrap(), value.as_bytes());
     }
+    // With a lease, yet not uuidkit's: a holder value that says nothing of who or which
+    // geometry, keys of IDs the width (2 bits: 0 to 3) does not reach, a geometry
+    // written otherwise than uuidkit writes it.
+    for (fleet, key, value, leased) in [
+        ("h1", "/uuidkit/h1/machine-id/1", "garbage", true),
+        (
+            "h2",
+            "/uuidkit/h2/machine-id/16",
+            "pid=1 host=h bits=2 place=v7",
+            true,
+        ),
+        ("h3", "/uuidkit/h3/machine-id/20/mark", "5", false),
+        ("h4", "/uuidkit/h4/machine-id/4294967296/mark", "5", false),
+        ("h5", "/uuidkit/h5/geometry", "bits=02 place=v7", false),
+    ] {
+        if leased {
+            c.put_leased(0, key.as_bytes(), value.as_bytes(), 60)
+                .unwrap();
+        } else {
+            c.put(0, key.as_bytes(), value.as_bytes()).unwrap();
+        }
+        let e = LeasedId::claim(&config(&c, fleet, 2)).unwrap_err();
+        assert_eq!(
+            e,
+            FleetError::Garbage {
+                key: key.into(),
+                value: value.into()
+            },
+            "{fleet}"
+        );
+        for n in 0..4 {
+            if key != format!("/uuidkit/{fleet}/machine-id/{n}") {
+                assert_eq!(holder(&c, fleet, n), None, "{fleet}: ID {n} was claimed");
+            }
+        }
+    }
     // A holder key as uuidkit writes it, but with no lease: it would hold ID 0 for ever,
     // so it is refused by name rather than quietly skipped.
     let key = "/uuidkit/g6/machine-id/0";

@@ -91,11 +91,12 @@ impl Geometry {
     /// Whether `text` is a geometry uuidkit writes (any placement name of the right
     /// form, so that a newer placement is a mismatch, not garbage).
     pub(crate) fn parse(text: &str) -> Option<(u32, &str)> {
-        let (bits, place) = text.strip_prefix("bits=")?.split_once(" place=")?;
-        let bits = bits
+        let (digits, place) = text.strip_prefix("bits=")?.split_once(" place=")?;
+        // Written as uuidkit writes it: no sign, no leading zero.
+        let bits = digits
             .parse::<u32>()
             .ok()
-            .filter(|b| (1..=MAX_BITS).contains(b))?;
+            .filter(|b| (1..=MAX_BITS).contains(b) && b.to_string() == digits)?;
         let ok = !place.is_empty()
             && place.len() <= 32
             && place

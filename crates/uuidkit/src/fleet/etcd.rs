@@ -295,7 +295,7 @@ impl Etcd {
     /// Reads every key of the fleet, a page at a time, all at the revision of the first
     /// page (one snapshot however many IDs were ever used); any key that uuidkit did not
     /// write is an error naming it.
-    pub(crate) async fn scan(&mut self) -> Result<Scan, FleetError> {
+    pub(crate) async fn scan(&mut self, ids: u64) -> Result<Scan, FleetError> {
         let prefix = keys::fleet_prefix(&self.fleet);
         let end = prefix_end(prefix.as_bytes());
         let mut from = prefix.clone().into_bytes();
@@ -315,7 +315,7 @@ impl Etcd {
             if revision == 0 {
                 revision = resp.header.as_ref().map_or(0, |h| h.revision);
             }
-            self.take_page(&resp, &mut scan)?;
+            self.take_page(&resp, ids, &mut scan)?;
             match resp.kvs.last() {
                 Some(kv) if resp.more => {
                     // The next page starts just after this one's last key.
@@ -327,10 +327,21 @@ impl Etcd {
         }
     }
 
-    /// One page of [`scan`](Self::scan) into `scan`.
-    fn take_page(&self, resp: &RangeResponse, scan: &mut Scan) -> Result<(), FleetError> {
+    /// One page of [`scan`](Self::scan) into `scan`; a key of an ID at or past `ids`
+    /// (the fleet's width does not reach it) is not one uuidkit wrote.
+    fn take_page(&self, resp: &RangeResponse, ids: u64, scan: &mut Scan) -> Result<(), FleetError> {
         for kv in &resp.kvs {
-            match keys::parse_fleet(&self.fleet, &kv.key, &kv.value)? {
+            let entry = keys::parse_fleet(&self.fleet, &kv.key, &kv.value)?;
+            if let Entry::Holder(n) | Entry::Mark(n, _) = entry
+                && n >= ids
+            {
+                return Err(FleetError::Garbage {
+                    key: String::from_utf8_lossy(&kv.key).escape_debug().to_string(),
+                    value: String::from_utf8_lossy(&kv.value[..kv.value.len().min(64)])
+                        .into_owned(),
+                });
+            }
+            match entry {
                 Entry::Geometry(g) => scan.geometry = Some((g, kv.mod_revision)),
                 // Not one of ours, and not harmless: nothing would ever free the ID.
                 Entry::Holder(_) if kv.lease == 0 => {

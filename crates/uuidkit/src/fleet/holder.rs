@@ -321,18 +321,20 @@ impl LeasedId {
     #[inline]
     pub fn permit(&self, last_ms: u64) -> Result<(), FleetError> {
         let s = &self.shared;
-        // Recorded before the fence is looked at, both in one total order with the
+        // The common case: the mark covering `last_ms`, the fence open (a lost lease has
+        // shut it for good: its deadline is 0), not a forked child. The millisecond is
+        // recorded before the fence is looked at, both in one total order with the
         // give-back's shutting the fence and then reading `used` (`SeqCst`): a permit
         // either sees the fence shut, or its millisecond is in what the give-back reads.
-        // (One refused is recorded too: the mark then stays a little higher, never lower.)
-        s.used.fetch_max(last_ms, Ordering::SeqCst);
-        // The common case in one test: the fence open (a lost lease has shut it for
-        // good: its deadline is 0), the mark covering `last_ms`, not a forked child.
-        if crate::platform::fence_clock_ns() < s.deadline.load(Ordering::SeqCst)
-            && last_ms <= s.mark.load(Ordering::Acquire)
-            && crate::platform::fork_generation_relaxed() == s.fork_generation
-        {
-            return Ok(());
+        // Only one under the mark is recorded, so a refused one leaves the mark where it
+        // was at most.
+        if last_ms <= s.mark.load(Ordering::Acquire) {
+            s.used.fetch_max(last_ms, Ordering::SeqCst);
+            if crate::platform::fence_clock_ns() < s.deadline.load(Ordering::SeqCst)
+                && crate::platform::fork_generation_relaxed() == s.fork_generation
+            {
+                return Ok(());
+            }
         }
         self.permit_slow(last_ms)
     }
@@ -351,10 +353,12 @@ impl LeasedId {
             return Err(FleetError::Forked { id: s.id.value() });
         }
         self.open()?;
-        if last_ms <= s.mark.load(Ordering::Acquire) {
-            return Ok(());
+        if last_ms > s.mark.load(Ordering::Acquire) {
+            self.raise(last_ms)?;
         }
-        self.raise(last_ms)
+        // Under the mark now: recorded, then the fence looked at again (see `permit`).
+        s.used.fetch_max(last_ms, Ordering::SeqCst);
+        self.open()
     }
 
     /// The fence: open, or why not.
@@ -364,7 +368,7 @@ impl LeasedId {
             return Err(FleetError::Lost { id: s.id.value() });
         }
         let now = crate::platform::fence_clock_ns();
-        let deadline = s.deadline.load(Ordering::Acquire);
+        let deadline = s.deadline.load(Ordering::SeqCst);
         if now >= deadline {
             return Err(FleetError::Fenced {
                 id: s.id.value(),
@@ -519,7 +523,7 @@ async fn claim(cfg: &FleetConfig, timeout: Duration) -> Result<(Etcd, Shared), F
     let started = Instant::now();
     let mut lost_races = 0;
     loop {
-        let scan = etcd.scan().await?;
+        let scan = etcd.scan(cfg.ids()).await?;
         // A mark further ahead than this leaves its ID unusable here: the holder would
         // run that far ahead of the clock (or past its layout's range). Skipped, and
         // said, never claimed.

@@ -99,7 +99,11 @@ pub(crate) fn parse(prefix: &str, key: &[u8], value: &[u8]) -> Result<Entry, Fle
         .flatten()
     };
     match rest.split_once('/') {
-        None => number(rest).map(Entry::Holder).ok_or_else(garbage),
+        // A holder's value is as uuidkit writes it: who, then the fleet's geometry.
+        None => number(rest)
+            .filter(|_| value.starts_with(b"pid=") && holder_geometry(value).is_some())
+            .map(Entry::Holder)
+            .ok_or_else(garbage),
         Some((n, "mark")) => {
             let n = number(n).ok_or_else(garbage)?;
             // A mark past v7's last millisecond (the year 10889) is no time uuidkit wrote.
@@ -123,7 +127,11 @@ mod tests {
         let p = prefix("web");
         assert_eq!(holder("web", 3), "/uuidkit/web/machine-id/3");
         assert_eq!(
-            parse(&p, holder("web", 3).as_bytes(), b"pid=1"),
+            parse(
+                &p,
+                holder("web", 3).as_bytes(),
+                b"pid=1 host=h bits=2 place=v7"
+            ),
             Ok(Entry::Holder(3))
         );
         assert_eq!(
@@ -140,6 +148,17 @@ mod tests {
             ("/uuidkit/web/machine-id/00/mark", b"1"),
             ("/uuidkit/web/machine-id/007", b""),
             ("/uuidkit/web/machine-id/3/mark", b"0100"),
+            // A holder's value without who or without the geometry.
+            ("/uuidkit/web/machine-id/3", b"garbage"),
+            ("/uuidkit/web/machine-id/3", b"pid=1 host=h"),
+            (
+                "/uuidkit/web/machine-id/3",
+                b"pid=1 host=h bits=04 place=v7",
+            ),
+            (
+                "/uuidkit/web/machine-id/3",
+                b"pid=1 host=h bits=+4 place=v7",
+            ),
         ] {
             let e = parse(&p, k.as_bytes(), v).unwrap_err();
             assert!(e.to_string().contains(k), "{e}");
