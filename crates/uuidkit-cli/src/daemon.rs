@@ -48,9 +48,24 @@ pub fn for_gen(a: &GenArgs) -> Result<Option<Arc<DaemonClient>>, Failure> {
     };
     let client = Arc::new(DaemonClient::new(&path));
     // The connection opened here stays open for the generator's leases.
-    client
+    let report = client
         .status()
         .map_err(|e| unreachable(&path, origin, &e))?;
+    // A fleet-mode daemon's leases bring its own machine ID, which takes the place of
+    // one given here: refused rather than quietly dropped.
+    if let (Some(f), Some(crate::args::MachineIdArg::Value(_) | crate::args::MachineIdArg::Hash)) =
+        (&report.fleet, a.machine_id)
+    {
+        return Err(crate::failure::usage_error(
+            "gen",
+            clap::error::ErrorKind::ArgumentConflict,
+            format!(
+                "--machine-id cannot be used with {}: it is in fleet mode (fleet {:?}), and                  its leases bring the machine ID it holds",
+                name(&path, origin),
+                f.fleet
+            ),
+        ));
+    }
     Ok(Some(client))
 }
 

@@ -1112,6 +1112,54 @@ fn a_signal_while_the_claim_waits_ends_gen_at_once() {
     assert_eq!(cluster.get(0, b"/uuidkit/busy/machine-id/0").unwrap(), None);
 }
 
+/// `gen --daemon` to a fleet-mode uuidkitd with a `--machine-id` of its own: refused
+/// (exit 2) naming both, no UUID written. Before, the daemon's leased ID quietly took
+/// the place of the one given.
+#[test]
+fn gen_refuses_its_own_machine_id_with_a_fleet_mode_daemon() {
+    let _turn = one_at_a_time();
+    let cluster = EtcdCluster::start(1);
+    let etcd = cluster.endpoints_arg();
+    let dir = crate::state_common::TempDir::new("fleet-daemon-own-id");
+    let socket = dir.join("d.sock");
+    let bin = assert_cmd::cargo::cargo_bin("uuidkit").with_file_name("uuidkitd");
+    let mut daemon = std::process::Command::new(bin)
+        .arg("--socket")
+        .arg(&socket)
+        .arg("--state")
+        .arg(dir.join("state"))
+        .args(["--machine-id", "etcd", "--etcd", &etcd, "--fleet", "own"])
+        .args(["--machine-id-bits", "4"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    crate::state_common::wait_listening(&mut daemon, &[&socket], Duration::from_secs(30));
+    let sock = socket.to_str().unwrap();
+    for own in ["5", "hash"] {
+        let mut c = uuidkit();
+        c.args(["gen", "v7", "-n", "3", "--daemon", sock]).args([
+            "--machine-id",
+            own,
+            "--machine-id-bits",
+            "4",
+        ]);
+        let out = run(&mut c);
+        let err = text(&out.stderr);
+        assert_eq!(code(&out), Some(2), "{own}: {err}");
+        assert!(err.contains("fleet mode") && err.contains(sock), "{err}");
+        assert!(out.stdout.is_empty());
+    }
+    // Without one, its leases stamp the daemon's ID.
+    let mut c = uuidkit();
+    c.args(["gen", "v7", "-n", "3", "--daemon", sock]);
+    let out = run(&mut c);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let _ = daemon.kill();
+    let _ = daemon.wait();
+}
+
 /// Clocks at the edges: a holder whose every clock (the fence's too) is faked to 2600
 /// does not panic; one whose wall clock is past v7's end (10889) is refused, writing no
 /// UUID, rather than stamping the range's last millisecond.
