@@ -349,6 +349,19 @@ fn leased_ids_refuse_figures_the_fleet_cannot_make() {
             ],
             "10889-08-02T05:31:50Z",
         ),
+        (
+            &[
+                "--version",
+                "v7",
+                "--machine-id-bits",
+                "8",
+                "--rate",
+                "1e30",
+                "--years",
+                "1",
+            ],
+            "at most 2.199e15 UUIDs a second",
+        ),
     ];
     for (args, says) in cases {
         let out = run(args);

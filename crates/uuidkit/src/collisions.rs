@@ -473,12 +473,26 @@ fn leasable(
             "the fleet leases IDs of 1 to {MAX_BITS} bits, not {bits}"
         ));
     }
-    let per_second = kind.draft_second() as f64;
-    if per_second > 0.0 && fleet.rate > per_second {
+    // A draft layout's sequence in a second; v7's counter (every method) leaves at least
+    // 2^41 values a millisecond above its seed.
+    let per_second = match kind {
+        GeneratorKind::V7 => 1000.0 * 2f64.powi(41),
+        _ => kind.draft_second() as f64,
+    };
+    if fleet.rate > per_second {
+        // Whole numbers as they are, the huge in scientific notation.
+        let figure = |v: f64| {
+            if v < 1e9 && v.fract() == 0.0 {
+                format!("{v}")
+            } else {
+                format!("{v:.3e}")
+            }
+        };
         return Err(format!(
-            "a holder of {kind} makes at most {per_second} UUIDs a second (past that it waits \
-             for its clock, never more than a time-to-live ahead), not {}",
-            fleet.rate
+            "a holder of {kind} makes at most {} UUIDs a second (past that it waits for its \
+             clock, never more than a time-to-live ahead), not {}",
+            figure(per_second),
+            figure(fleet.rate)
         ));
     }
     if let Some((end, _)) = kind.position_time(kind.max_position()) {

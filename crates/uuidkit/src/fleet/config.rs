@@ -121,8 +121,9 @@ pub const CLAIM_HORIZON: Duration = Duration::from_secs(2 * 3600);
 pub const MAX_BITS: u32 = 31;
 
 impl FleetConfig {
-    /// Endpoints (comma-separated `http://HOST:PORT`), a fleet name (1 to 64 of `a-z A-Z
-    /// 0-9 - _ .`: a key segment) and an ID width of 1 to 31 bits; the lease lives
+    /// Endpoints (comma-separated `http://HOST:PORT`; blanks around each, and empty
+    /// ones, are ignored), a fleet name (1 to 64 of `a-z A-Z 0-9 - _ .`, not `.` or `..`:
+    /// a key segment) and an ID width of 1 to 31 bits; the lease lives
     /// [`DEFAULT_TTL`], and a claim fails at once when every ID is held.
     ///
     /// # Errors

@@ -716,10 +716,12 @@ async fn keep(mut etcd: Etcd, s: Arc<Shared>) {
                 // Fenced by the lease like every mark write: if the ID is gone, nothing
                 // is written.
                 let lower = (last < s.mark.load(Ordering::Acquire)).then_some(last);
-                if let Ok(true) = etcd.give_back(s.id.value(), s.lease, lower).await
-                    && let Some(last) = lower
-                {
-                    s.mark.store(last, Ordering::Release);
+                if let Ok(true) = etcd.give_back(s.id.value(), s.lease, lower).await {
+                    if let Some(last) = lower {
+                        s.mark.store(last, Ordering::Release);
+                    }
+                    // Nothing is left on the lease: ended now rather than at its expiry.
+                    let _ = etcd.revoke(s.lease).await;
                 }
             }
             return;
