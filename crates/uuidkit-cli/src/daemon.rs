@@ -60,7 +60,7 @@ pub fn for_gen(a: &GenArgs) -> Result<Option<Arc<DaemonClient>>, Failure> {
             "gen",
             clap::error::ErrorKind::ArgumentConflict,
             format!(
-                "--machine-id cannot be used with {}: it is in fleet mode (fleet {:?}), and                  its leases bring the machine ID it holds",
+                "--machine-id cannot be used with {}: it is in fleet mode (fleet {:?}), and its leases bring the machine ID it holds",
                 name(&path, origin),
                 f.fleet
             ),

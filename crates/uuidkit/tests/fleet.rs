@@ -319,6 +319,10 @@ fn garbage_under_the_fleet_is_an_error_naming_it_and_nothing_is_written() {
         ("h3", "/uuidkit/h3/machine-id/20/mark", "5", false),
         ("h4", "/uuidkit/h4/machine-id/4294967296/mark", "5", false),
         ("h5", "/uuidkit/h5/geometry", "bits=02 place=v7", false),
+        // A mark or a geometry on a lease would vanish with it, and the next holder have
+        // no floor: uuidkit writes them with none.
+        ("h6", "/uuidkit/h6/machine-id/0/mark", "5", true),
+        ("h7", "/uuidkit/h7/geometry", "bits=2 place=v7", true),
     ] {
         if leased {
             c.put_leased(0, key.as_bytes(), value.as_bytes(), 60)
@@ -727,4 +731,40 @@ fn a_fleet_with_more_marks_than_one_message_holds_is_still_claimable() {
     let next = LeasedId::claim(&config(&c, "many", 17)).unwrap();
     assert_eq!(next.machine_id().value(), 1);
     assert!(next.floor_ms() > old);
+}
+
+/// The same with the mark already more than 2 s ahead (a holder whose clock ran fast, a
+/// burst): each claim waits 2 s for its clock, so the gap closes, however the holders
+/// follow one another. Before, each short holder ran ahead from the mark and left it a
+/// second further ahead.
+#[test]
+fn short_holders_close_a_gap_larger_than_the_wait() {
+    let c = EtcdCluster::start(1);
+    let l: uuidkit::layout::Layout = "draft-v8-32".parse().unwrap();
+    let cfg = config(&c, "short-gap", 1)
+        .with_placement(Placement::Draft(l))
+        .with_last_millis(4_294_967_295_999);
+    let id = LeasedId::claim(&cfg).unwrap();
+    id.release();
+    let ahead = uuidkit::time::UnixTime::now().millis_since_epoch() + 3_500;
+    c.put(
+        0,
+        b"/uuidkit/short-gap/machine-id/0/mark",
+        ahead.to_string().as_bytes(),
+    )
+    .unwrap();
+    let gap = || {
+        let now = uuidkit::time::UnixTime::now().millis_since_epoch();
+        mark(&c, "short-gap", 0).unwrap() as i64 - now as i64
+    };
+    let mut gaps = Vec::new();
+    for _ in 0..4 {
+        let id = Arc::new(LeasedId::claim(&cfg).unwrap());
+        let mut g = FleetGenerator::draft(id.clone(), l).unwrap();
+        g.try_next().unwrap();
+        drop(g);
+        id.give_back();
+        gaps.push(gap());
+    }
+    assert!(gaps[3] < 2_000, "the gap did not close: {gaps:?} ms");
 }

@@ -70,8 +70,8 @@ pub(super) fn run<S: Stamp>(
     // gives the ID back (free at once, its mark above every UUID it let out), then ends
     // as the signal would have ended it.
     // A signal while the claim waits for a free ID ends the run at once: there is
-    // nothing to give back yet (an ID claimed in that very instant stays held until its
-    // lease runs out, as after kill -9).
+    // nothing to give back yet (an ID claimed in its last round trip to etcd stays held
+    // until its lease runs out, as after kill -9).
     let held: Arc<Mutex<Option<Arc<LeasedId>>>> = Arc::default();
     #[cfg(unix)]
     if uuidkit::signals::block_termination().is_ok() {

@@ -332,9 +332,11 @@ impl Etcd {
     fn take_page(&self, resp: &RangeResponse, ids: u64, scan: &mut Scan) -> Result<(), FleetError> {
         for kv in &resp.kvs {
             let entry = keys::parse_fleet(&self.fleet, &kv.key, &kv.value)?;
-            if let Entry::Holder(n) | Entry::Mark(n, _) = entry
-                && n >= ids
-            {
+            // Beyond the width; or a mark or geometry on a lease (uuidkit writes them with
+            // none, so that they outlive every holder).
+            let beyond = matches!(entry, Entry::Holder(n) | Entry::Mark(n, _) if n >= ids);
+            let leased = kv.lease != 0 && !matches!(entry, Entry::Holder(_));
+            if beyond || leased {
                 return Err(FleetError::Garbage {
                     key: String::from_utf8_lossy(&kv.key).escape_debug().to_string(),
                     value: String::from_utf8_lossy(&kv.value[..kv.value.len().min(64)])

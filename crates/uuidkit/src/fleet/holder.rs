@@ -170,8 +170,8 @@ impl core::fmt::Debug for LeasedId {
     }
 }
 
-/// How far ahead of this clock the previous holder's mark may be for a claim to wait
-/// for the clock (see [`LeasedId::claim`]) rather than run ahead of it.
+/// The longest a claim waits for its clock to reach the previous holder's mark (see
+/// [`LeasedId::claim`]) before it runs ahead of it.
 const CATCH_UP_WAIT: Duration = Duration::from_secs(2);
 
 /// How often a claim that waits for a free ID looks again.
@@ -188,8 +188,9 @@ impl LeasedId {
     /// written), takes a lease, takes the lowest ID nobody holds in one transaction that
     /// also reads the ID's mark, writes the first mark of its own (above the old one and
     /// a time-to-live ahead of the clock) and starts renewing. When the old mark is ahead
-    /// of this clock by 2 seconds or less, it then waits for the clock to pass it, so
-    /// that short holders one after another never carry the mark ahead of the clocks.
+    /// of this clock, it then waits for the clock to pass it, up to 2 seconds (further
+    /// ahead, the ID's generators run ahead of the clock from the mark), so that short
+    /// holders one after another never carry the mark ever further ahead of the clocks.
     ///
     /// # Errors
     ///
@@ -218,14 +219,16 @@ impl LeasedId {
                 return Err(e);
             }
         };
-        // The previous holder's mark a little ahead of this clock (a layout of whole
-        // seconds ends its mark at the second's last millisecond): wait for the clock,
-        // below, rather than start ahead of it, or holders one after another would carry
-        // the mark ahead a unit each, far past every clock. Further ahead (a clock set
-        // back), the holder runs ahead of its clock from the mark, and says so.
-        let catch_up = shared.clock_behind.filter(|d| *d <= CATCH_UP_WAIT);
-        if catch_up.is_some() {
-            shared.clock_behind = None;
+        // The previous holder's mark ahead of this clock (a layout of whole seconds ends
+        // its mark at the second's last millisecond; a clock set back): wait for the
+        // clock, below, up to 2 s, rather than start ahead of it; past that, the holder
+        // runs ahead of its clock from the mark, and says so. Without the wait, short
+        // holders one after another would each carry the mark a unit further ahead, far
+        // past every clock; with it, each takes at least as much time as its unit from a
+        // gap it cannot close otherwise.
+        let catch_up = shared.clock_behind.map(|d| d.min(CATCH_UP_WAIT));
+        if let (Some(behind), Some(wait)) = (shared.clock_behind, catch_up) {
+            shared.clock_behind = Some(behind - wait).filter(|d| !d.is_zero());
         }
         let shared = Arc::new(shared);
         let for_keeper = Arc::clone(&shared);
@@ -514,11 +517,10 @@ fn margin(ttl: Duration) -> Duration {
 
 async fn claim(cfg: &FleetConfig, timeout: Duration) -> Result<(Etcd, Shared), FleetError> {
     let mut etcd = Etcd::connect(cfg, timeout).await?;
-    let who = format!(
-        "pid={} host={} {}",
+    let who = super::keys::holder_value(
         std::process::id(),
-        crate::host::hostname(),
-        Geometry::text(cfg.bits(), cfg.placement())
+        &crate::host::hostname(),
+        &Geometry::text(cfg.bits(), cfg.placement()),
     );
     let started = Instant::now();
     let mut lost_races = 0;

@@ -40,13 +40,32 @@ pub(crate) fn mark(fleet: &str, n: u64) -> String {
     format!("{}{n}/mark", prefix(fleet))
 }
 
-/// The geometry a holder key's value carries (`pid=… host=… bits=B place=P`), if it is
-/// one uuidkit writes.
+/// A holder key's value: `pid=P host=H bits=B place=X`, one space between the fields,
+/// the host name with no space in it (`_` for each, `?` for none).
+pub(crate) fn holder_value(pid: u32, host: &str, geometry: &str) -> String {
+    let host: String = if host.is_empty() {
+        "?".into()
+    } else {
+        host.chars()
+            .map(|c| if c.is_whitespace() { '_' } else { c })
+            .collect()
+    };
+    format!("pid={pid} host={host} {geometry}")
+}
+
+/// The geometry a holder key's value carries, if the value is one uuidkit writes
+/// ([`holder_value`]: a process ID, a host name, the geometry, nothing else).
 pub(crate) fn holder_geometry(value: &[u8]) -> Option<String> {
     let text = core::str::from_utf8(value).ok()?;
-    let at = text.find(" bits=")?;
-    let g = &text[at + 1..];
-    super::config::Geometry::parse(g).map(|_| g.to_string())
+    let mut fields = text.splitn(3, ' ');
+    let pid = fields.next()?.strip_prefix("pid=")?;
+    let host = fields.next()?.strip_prefix("host=")?;
+    let g = fields.next()?;
+    let pid_ok = pid
+        .parse::<u32>()
+        .is_ok_and(|p| p > 0 && p.to_string() == pid);
+    let host_ok = !host.is_empty() && !host.chars().any(char::is_whitespace);
+    (pid_ok && host_ok && super::config::Geometry::parse(g).is_some()).then(|| g.to_string())
 }
 
 /// What a key under the prefix is.
@@ -101,7 +120,7 @@ pub(crate) fn parse(prefix: &str, key: &[u8], value: &[u8]) -> Result<Entry, Fle
     match rest.split_once('/') {
         // A holder's value is as uuidkit writes it: who, then the fleet's geometry.
         None => number(rest)
-            .filter(|_| value.starts_with(b"pid=") && holder_geometry(value).is_some())
+            .filter(|_| holder_geometry(value).is_some())
             .map(Entry::Holder)
             .ok_or_else(garbage),
         Some((n, "mark")) => {
@@ -159,9 +178,32 @@ mod tests {
                 "/uuidkit/web/machine-id/3",
                 b"pid=1 host=h bits=+4 place=v7",
             ),
+            (
+                "/uuidkit/web/machine-id/3",
+                b"pid=1  host=h bits=4 place=v7",
+            ),
+            (
+                "/uuidkit/web/machine-id/3",
+                b"pid=1 host=a b bits=4 place=v7",
+            ),
+            (
+                "/uuidkit/web/machine-id/3",
+                b"pid=abc host=h bits=4 place=v7",
+            ),
+            ("/uuidkit/web/machine-id/3", b"pid=0 host=h bits=4 place=v7"),
+            ("/uuidkit/web/machine-id/3", b"pid=1 host= bits=4 place=v7"),
         ] {
             let e = parse(&p, k.as_bytes(), v).unwrap_err();
             assert!(e.to_string().contains(k), "{e}");
+        }
+        // What uuidkit writes reads back, whatever the host's name.
+        for host in ["web-1", "", "a b\tc"] {
+            let v = holder_value(7, host, "bits=4 place=v7");
+            assert_eq!(
+                holder_geometry(v.as_bytes()).as_deref(),
+                Some("bits=4 place=v7"),
+                "{v}"
+            );
         }
         // A key with control characters is named escaped, on one line.
         let e = parse(&p, b"/uuidkit/web/machine-id/\x1b[31m\nx", b"").unwrap_err();
