@@ -718,12 +718,12 @@ async fn keep(mut etcd: Etcd, s: Arc<Shared>) {
                 // Fenced by the lease like every mark write: if the ID is gone, nothing
                 // is written.
                 let lower = (last < s.mark.load(Ordering::Acquire)).then_some(last);
-                if let Ok(true) = etcd.give_back(s.id.value(), s.lease, lower).await {
-                    if let Some(last) = lower {
-                        s.mark.store(last, Ordering::Release);
-                    }
-                    // Nothing is left on the lease: ended now rather than at its expiry.
-                    let _ = etcd.revoke(s.lease).await;
+                // The lease, with nothing left on it, runs out by itself: no revoke, which
+                // would cost the exit another round trip through etcd's leader.
+                if let Ok(true) = etcd.give_back(s.id.value(), s.lease, lower).await
+                    && let Some(last) = lower
+                {
+                    s.mark.store(last, Ordering::Release);
                 }
             }
             return;
