@@ -337,11 +337,7 @@ impl Etcd {
             let beyond = matches!(entry, Entry::Holder(n) | Entry::Mark(n, _) if n >= ids);
             let leased = kv.lease != 0 && !matches!(entry, Entry::Holder(_));
             if beyond || leased {
-                return Err(FleetError::Garbage {
-                    key: String::from_utf8_lossy(&kv.key).escape_debug().to_string(),
-                    value: String::from_utf8_lossy(&kv.value[..kv.value.len().min(64)])
-                        .into_owned(),
-                });
+                return Err(keys::garbage(&kv.key, &kv.value));
             }
             match entry {
                 Entry::Geometry(g) => scan.geometry = Some((g, kv.mod_revision)),

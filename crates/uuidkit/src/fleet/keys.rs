@@ -89,19 +89,21 @@ pub(crate) fn parse_fleet(fleet: &str, key: &[u8], value: &[u8]) -> Result<Entry
         .ok()
         .filter(|v| super::config::Geometry::parse(v).is_some())
         .map(|v| Entry::Geometry(v.to_string()))
-        .ok_or_else(|| FleetError::Garbage {
-            key: geometry(fleet),
-            value: String::from_utf8_lossy(&value[..value.len().min(64)]).into_owned(),
-        })
+        .ok_or_else(|| garbage(key, value))
+}
+
+/// The error for a key under the fleet that uuidkit did not write, and its value.
+/// Escaped: the key and value are anyone's bytes, and go into one line of a message.
+pub(crate) fn garbage(key: &[u8], value: &[u8]) -> FleetError {
+    FleetError::Garbage {
+        key: String::from_utf8_lossy(key).escape_debug().to_string(),
+        value: String::from_utf8_lossy(&value[..value.len().min(64)]).into_owned(),
+    }
 }
 
 /// A key under `prefix` and its value, or the garbage error naming them.
 pub(crate) fn parse(prefix: &str, key: &[u8], value: &[u8]) -> Result<Entry, FleetError> {
-    // Escaped: the key and value are anyone's bytes, and go into one line of a message.
-    let garbage = || FleetError::Garbage {
-        key: String::from_utf8_lossy(key).escape_debug().to_string(),
-        value: String::from_utf8_lossy(&value[..value.len().min(64)]).into_owned(),
-    };
+    let garbage = || garbage(key, value);
     let rest = core::str::from_utf8(key)
         .ok()
         .and_then(|k| k.strip_prefix(prefix))

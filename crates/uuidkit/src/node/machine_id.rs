@@ -111,21 +111,11 @@ impl MachineId {
     ///
     /// [`MachineIdError::Width`] for a width of 0 or above 64.
     pub fn from_host_hash(bits: u32) -> Result<MachineId, MachineIdError> {
-        use sha2::{Digest, Sha256};
         if bits == 0 || bits > 64 {
             return Err(MachineIdError::Width { bits });
         }
-        let mut h = Sha256::new();
         // A label of its own, so the ID is not the `hash` node's first bits.
-        h.update(b"uuidkit machine ID\0");
-        h.update(crate::host::hostname().as_bytes());
-        for i in crate::host::interfaces() {
-            h.update(i.mac);
-        }
-        for a in crate::host::ip_addresses() {
-            h.update(a.to_string().as_bytes());
-        }
-        let d = h.finalize();
+        let d = super::strategy::host_digest(b"uuidkit machine ID\0");
         let mut first = [0u8; 8];
         first.copy_from_slice(&d[..8]);
         let v = u64::from_be_bytes(first) >> (64 - bits);

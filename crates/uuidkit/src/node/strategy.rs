@@ -334,8 +334,17 @@ pub fn random_node(rng: &mut impl rand_core::RngCore) -> NodeId {
 /// assert_eq!(uuidkit::node::host_hash_node(), uuidkit::node::host_hash_node());
 /// ```
 pub fn host_hash_node() -> NodeId {
+    let d = host_digest(b"");
+    NodeId::from_bytes([d[0], d[1], d[2], d[3], d[4], d[5]]).with_multicast()
+}
+
+/// SHA-256 over `label`, then this host's name, MAC addresses and IP addresses: what the
+/// `hash` node (no label) and a hashed machine ID (a label of its own, so that it is not
+/// the node's first bits) are taken from.
+pub(crate) fn host_digest(label: &[u8]) -> [u8; 32] {
     use sha2::{Digest, Sha256};
     let mut h = Sha256::new();
+    h.update(label);
     h.update(crate::host::hostname().as_bytes());
     for i in crate::host::interfaces() {
         h.update(i.mac);
@@ -343,8 +352,7 @@ pub fn host_hash_node() -> NodeId {
     for a in crate::host::ip_addresses() {
         h.update(a.to_string().as_bytes());
     }
-    let d = h.finalize();
-    NodeId::from_bytes([d[0], d[1], d[2], d[3], d[4], d[5]]).with_multicast()
+    h.finalize().into()
 }
 
 #[cfg(test)]
