@@ -1,86 +1,16 @@
-//! uuidkitd from the command's side: which daemon `gen` uses (if any), the check that
-//! it answers before any UUID is written, and `uuidkit daemon status`.
+//! `uuidkit daemon status`: uuidkitd's report, as one JSON object. Which daemon `gen`
+//! uses, and the check that it answers, are [`crate::state_choice`]'s.
 
 use std::io::Write;
 use std::path::Path;
-use std::sync::Arc;
 
 use serde_json::json;
-use uuidkit::service::client::{ClientError, DaemonClient};
+use uuidkit::service::client::DaemonClient;
 use uuidkit::service::{DAEMON_ENV, default_socket_path};
 
-use crate::args::{DaemonAction, DaemonArgs, GenArgs};
+use crate::args::{DaemonAction, DaemonArgs};
 use crate::failure::{Failure, Status};
-
-/// Where a daemon's socket path came from, for messages.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Origin {
-    Flag,
-    Env,
-    Default,
-}
-
-/// `uuidkitd at PATH`, with where PATH came from unless the user typed it on this
-/// command line (then it is in plain sight).
-fn name(path: &Path, origin: Origin) -> String {
-    match origin {
-        Origin::Flag => format!("uuidkitd at {}", path.display()),
-        Origin::Env => format!("uuidkitd at {} (from {DAEMON_ENV})", path.display()),
-        Origin::Default => format!("uuidkitd at {} (the default socket)", path.display()),
-    }
-}
-
-/// The daemon `gen` uses for a version that can use one: `--daemon`, else
-/// `UUIDKIT_DAEMON` unless `--state`, `--no-state` or `--time` says otherwise (an
-/// explicit choice beats the environment); `None` for the state file as before.
-///
-/// A daemon that was named and does not answer a status request is an error before any
-/// UUID is made, from the flag and from the environment alike: a user who names a daemon
-/// wants its guarantee, and generating without it would quietly lose that.
-pub fn for_gen(a: &GenArgs) -> Result<Option<Arc<DaemonClient>>, Failure> {
-    let (path, origin) = match &a.daemon {
-        Some(p) => (p.clone(), Origin::Flag),
-        None if a.state.is_some() || a.no_state || a.time.is_some() => return Ok(None),
-        None => match uuidkit::generator::daemon_from_env() {
-            Some(p) => (p, Origin::Env),
-            None => return Ok(None),
-        },
-    };
-    let client = Arc::new(DaemonClient::new(&path));
-    // The connection opened here stays open for the generator's leases.
-    let report = client
-        .status()
-        .map_err(|e| unreachable(&path, origin, &e))?;
-    // A fleet-mode daemon's leases bring its own machine ID, which takes the place of
-    // one given here: refused rather than quietly dropped.
-    if let (Some(f), Some(crate::args::MachineIdArg::Value(_) | crate::args::MachineIdArg::Hash)) =
-        (&report.fleet, a.machine_id)
-    {
-        return Err(crate::failure::usage_error(
-            "gen",
-            clap::error::ErrorKind::ArgumentConflict,
-            format!(
-                "--machine-id cannot be used with {}: it is in fleet mode (fleet {:?}), and its leases bring the machine ID it holds",
-                name(&path, origin),
-                f.fleet
-            ),
-        ));
-    }
-    Ok(Some(client))
-}
-
-fn unreachable(path: &Path, origin: Origin, e: &ClientError) -> Failure {
-    Failure::Message(format!("cannot reach {}: {e}", name(path, origin)))
-}
-
-/// The failure of a random (v4) request in the middle of a run: what was asked of
-/// which daemon, why it failed, and how many UUIDs were written before.
-pub fn random_failed(client: &DaemonClient, e: &ClientError, written: u64) -> Failure {
-    Failure::Message(format!(
-        "cannot get random UUIDs from uuidkitd at {}: {e}; stopped after {written} UUIDs",
-        client.path().display()
-    ))
-}
+use crate::state_choice::{Origin, unreachable};
 
 /// Runs `daemon`.
 pub fn run(a: &DaemonArgs, out: &mut impl Write) -> Result<Status, Failure> {

@@ -57,3 +57,8 @@ pub fn usage_error(
     };
     Failure::Usage(Box::new(err))
 }
+
+/// A usage error of `gen` (see [`usage_error`]).
+pub fn gen_usage(kind: clap::error::ErrorKind, message: impl std::fmt::Display) -> Failure {
+    usage_error("gen", kind, message)
+}

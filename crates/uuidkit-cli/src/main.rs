@@ -20,6 +20,7 @@ mod input;
 mod inspect;
 mod platform;
 mod state;
+mod state_choice;
 mod stdio;
 
 use std::io::{self, BufWriter, Write};

@@ -469,6 +469,12 @@ impl GenArgs {
         };
     }
 
+    /// The draft layout `gen v8` is to write, if `--layout` names one.
+    pub fn draft_layout(&self) -> Option<Layout> {
+        self.layout
+            .filter(|l| !matches!(l, Layout::B1 | Layout::B2))
+    }
+
     /// The output form and case (for a compact encoding, see [`FormatArg::encoding`]).
     pub fn style(&self) -> (Format, Case) {
         let case = if self.upper { Case::Upper } else { Case::Lower };

@@ -5,30 +5,41 @@
 //! together, the flags a version needs, and the ranges of the values.
 
 use clap::error::ErrorKind;
+use uuidkit::Uuid;
+use uuidkit::fleet;
+use uuidkit::generator::draft::DraftGenerator;
+use uuidkit::generator::machine_id::MachineId;
 use uuidkit::layout::Layout;
 use uuidkit::node::NodeStrategy;
 use uuidkit::time::{GregorianTimestamp, TimeError, unix_10ns_60, unix_millis_48};
 
-use super::sources::{machine_id, node_strategy};
-use super::v8;
 use crate::args::{GEN_FLAGS, GenArgs, GenFlag, GenVersion, MachineIdArg, TimeArg, V8Kind};
-use crate::failure::{Failure, usage_error};
-use crate::state::STATE_ENV;
+use crate::failure::{Failure, gen_usage as usage};
+use crate::state_choice::STATE_ENV;
 
 use GenVersion::*;
 
-fn usage(kind: ErrorKind, message: impl std::fmt::Display) -> Failure {
-    usage_error("gen", kind, message)
+/// Bits of a machine ID from `hash` without `--machine-id-bits`.
+const DEFAULT_HASH_BITS: u32 = 16;
+
+/// The values the checks had to make to check them: kept for the plan, so that each is
+/// made once.
+pub(super) struct Checked {
+    /// `--machine-id` and `--machine-id-bits`, checked against the room the version
+    /// leaves (for `etcd`, its width only: the ID comes with the lease).
+    pub(super) machine_id: Option<MachineId>,
+    /// The node strategy of v1, v2 and v6: `--node`, else `UUIDKIT_NODE`, else none.
+    pub(super) node: Option<NodeStrategy>,
 }
 
 /// Refuses flags that do not apply to the version, flags that do not go together, and
-/// missing required ones.
-pub(super) fn validate(a: &GenArgs) -> Result<(), Failure> {
+/// missing required ones; gives the values it made on the way.
+pub(super) fn validate(a: &GenArgs) -> Result<Checked, Failure> {
     // The table's refusals first, then those about flags together, then what is missing:
     // the earlier are the more precise (`gen v8 --custom-a 1 --name x` is told that raw
     // fields take no name, not that a name-based v8 needs --namespace).
     refuse_what_does_not_apply(a)?;
-    validate_beyond_rfc(a)?;
+    let machine_id = validate_beyond_rfc(a)?;
     if let Some(e) = a.format.encoding()
         && a.upper
     {
@@ -70,12 +81,80 @@ pub(super) fn validate(a: &GenArgs) -> Result<(), Failure> {
         ));
     }
     if let Some(t) = &a.time
-        && !v8::handles(a)
+        && !(v == V8 && matches!(V8Kind::of(a), V8Kind::Draft | V8Kind::Raw))
     {
         check_time_range(v, t, a.count)?;
     }
-    shards_without_state(a)?;
-    fleet_without_state_from_the_environment(a)
+    let node = match v {
+        V1 | V2 | V6 => node_strategy(a)?,
+        _ => None,
+    };
+    shards_without_state(a, node.as_ref())?;
+    fleet_without_state_from_the_environment(a)?;
+    Ok(Checked { machine_id, node })
+}
+
+/// The node strategy: `--node`, else `UUIDKIT_NODE`, else the generator's default
+/// (`static`). A malformed or non-UTF-8 `UUIDKIT_NODE` is a usage error naming it (the
+/// library's own `GregorianGenerator::v1()` would quietly fall back to `static`), and
+/// says that `--node` overrides it, the way out when the environment is not the user's
+/// to change.
+fn node_strategy(a: &GenArgs) -> Result<Option<NodeStrategy>, Failure> {
+    if let Some(n) = &a.node {
+        return Ok(Some(n.clone()));
+    }
+    NodeStrategy::from_env().map_err(|e| {
+        usage(
+            ErrorKind::ValueValidation,
+            format!("{e}; --node overrides {}", e.variable()),
+        )
+    })
+}
+
+/// The machine ID of `--machine-id` and `--machine-id-bits`, checked against the room
+/// that `draft` (the draft layout of `gen v8 --layout`) or else v7 leaves for it.
+fn machine_id(a: &GenArgs, draft: Option<Layout>) -> Result<Option<MachineId>, Failure> {
+    let bad = |e: &dyn std::fmt::Display| {
+        usage(
+            ErrorKind::ValueValidation,
+            format!("invalid value for '--machine-id'/'--machine-id-bits': {e}"),
+        )
+    };
+    let id = match a.machine_id {
+        None => return Ok(None),
+        Some(MachineIdArg::Value(v)) => {
+            MachineId::new(v, a.machine_id_bits.unwrap_or(64)).map_err(|e| bad(&e))?
+        }
+        Some(MachineIdArg::Hash) => {
+            MachineId::from_host_hash(a.machine_id_bits.unwrap_or(DEFAULT_HASH_BITS))
+                .map_err(|e| bad(&e))?
+        }
+        // Its width, checked here before anything is asked of etcd; the ID comes with the
+        // lease (generate/fleet.rs).
+        Some(MachineIdArg::Etcd) => {
+            let bits = a.machine_id_bits.unwrap_or(0);
+            if bits > fleet::MAX_BITS {
+                return Err(bad(&format!(
+                    "a machine ID leased from etcd is 1 to {max} bits wide (up to 2^{max} \
+                     hosts), not {bits}",
+                    max = fleet::MAX_BITS
+                )));
+            }
+            MachineId::new(0, bits).map_err(|e| bad(&e))?
+        }
+    };
+    match draft {
+        Some(l) => DraftGenerator::new(l)
+            .map_err(|e| bad(&e))?
+            .with_machine_id(id)
+            .map(drop)
+            .map_err(|e| bad(&e))?,
+        _ => {
+            // v7: the room is the same in every v7 UUID.
+            id.stamp_v7(Uuid::NIL).map_err(|e| bad(&e))?;
+        }
+    }
+    Ok(Some(id))
 }
 
 /// `gen --machine-id etcd` keeps its state in etcd (the ID's high-water mark orders it
@@ -127,12 +206,12 @@ fn state_from_the_environment() -> Option<String> {
 /// --no-state. Exactly where `gen v1` would use neither, nothing is lost: with
 /// --no-state, with the `random` node strategy (which keeps no state), and when there is
 /// no state file path at all.
-fn shards_without_state(a: &GenArgs) -> Result<(), Failure> {
+fn shards_without_state(a: &GenArgs, node: Option<&NodeStrategy>) -> Result<(), Failure> {
     if a.shards.is_none() || a.no_state {
         return Ok(());
     }
     // --state and --daemon with --shards were refused already; the environment is left.
-    if matches!(node_strategy(a)?, Some(NodeStrategy::Random)) {
+    if matches!(node, Some(NodeStrategy::Random)) {
         return Ok(());
     }
     let setting = match state_from_the_environment() {
@@ -308,7 +387,7 @@ fn not_for_v8_kind(f: &GenFlag, kind: V8Kind, layout: Option<Layout>) -> String 
 /// Refuses the flags beyond RFC 9562's own (`--shards`, `--machine-id`, `--layout`)
 /// where another flag rules them out, or their values do not fit; runs before
 /// [`validate`]'s own checks.
-fn validate_beyond_rfc(a: &GenArgs) -> Result<(), Failure> {
+fn validate_beyond_rfc(a: &GenArgs) -> Result<Option<MachineId>, Failure> {
     let v = a.version;
     if a.shards.is_some() {
         for (flag, given) in [
@@ -337,6 +416,7 @@ fn validate_beyond_rfc(a: &GenArgs) -> Result<(), Failure> {
             }
         }
     }
+    let mut id = None;
     if a.machine_id.is_some() {
         // The table let it through: v7, or v8 in a draft layout.
         if matches!(a.machine_id, Some(MachineIdArg::Value(_))) && a.machine_id_bits.is_none() {
@@ -347,10 +427,10 @@ fn validate_beyond_rfc(a: &GenArgs) -> Result<(), Failure> {
         }
         fleet_flags(a)?;
         // Width and room, as errors naming the options.
-        machine_id(a, v8::draft_layout(a).filter(|_| v == V8))?;
+        id = machine_id(a, a.draft_layout().filter(|_| v == V8))?;
     }
     if v != V8 {
-        return Ok(());
+        return Ok(id);
     }
     let named = a.namespace.is_some() || a.has_name();
     match a.layout {
@@ -360,15 +440,15 @@ fn validate_beyond_rfc(a: &GenArgs) -> Result<(), Failure> {
              --name-file)",
         )),
         Some(l) => match &a.time {
-            Some(t) if l != Layout::B2 => l.check_time(t.time).map_err(|e| {
+            Some(t) if l != Layout::B2 => l.check_time(t.time).map(|()| id).map_err(|e| {
                 usage(
                     ErrorKind::ValueValidation,
                     format!("invalid value '{}' for '--time <RFC3339>': {e}", t.text),
                 )
             }),
-            _ => Ok(()),
+            _ => Ok(id),
         },
-        None => Ok(()),
+        None => Ok(id),
     }
 }
 
@@ -468,7 +548,7 @@ mod tests {
                         .filter(|g| (g.given)(&a))
                         .all(|g| g.applies_to(v) && (v != V8 || g.applies_to_v8(kind)));
                     let message = match validate(&a) {
-                        Ok(()) => String::new(),
+                        Ok(_) => String::new(),
                         Err(Failure::Usage(e)) => e.to_string(),
                         Err(Failure::Message(m)) => m,
                         Err(Failure::Io(e)) => e.to_string(),

@@ -9,13 +9,23 @@ use uuidkit::generator::GenError;
 use uuidkit::text::{self, LineEnd};
 use uuidkit::{Case, Format, Uuid};
 
-use crate::args::GenArgs;
 use crate::failure::{Failure, Status};
+
+/// What `gen` writes: how many UUIDs, and in which form.
+pub(super) struct Output {
+    /// How many UUIDs (`-n`).
+    pub(super) count: u64,
+    /// A hex form and its case, unless `encoding` is given.
+    pub(super) format: Format,
+    pub(super) case: Case,
+    /// A compact encoding (`--format base32` …) instead of a hex form.
+    pub(super) encoding: Option<Encoding>,
+}
 
 /// Writes `count` UUIDs from `next`, one a line (through the same batches as
 /// [`emit_batches`]).
 fn emit(
-    a: &GenArgs,
+    a: &Output,
     out: &mut impl Write,
     mut next: impl FnMut() -> Result<Uuid, GenError>,
 ) -> Result<Status, Failure> {
@@ -64,14 +74,14 @@ const BATCHES_A_WRITE: usize = 8;
 /// into its lines of one output buffer (see [`uuidkit::text::encode_lines`]), which is
 /// written whole when full. On an error, the UUIDs made before it are still written.
 pub(super) fn emit_batches(
-    a: &GenArgs,
+    a: &Output,
     out: &mut impl Write,
     mut fill: impl FnMut(&mut [Uuid]) -> Result<(), Stopped>,
 ) -> Result<Status, Failure> {
-    if let Some(e) = a.format.encoding() {
+    if let Some(e) = a.encoding {
         return emit_encoded(a, out, e, fill);
     }
-    let (format, case): (Format, Case) = a.style();
+    let (format, case) = (a.format, a.case);
     let line = text::line_len(format, LineEnd::Lf);
     let mut uuids = [Uuid::NIL; BATCH];
     let mut lines = vec![0u8; BATCH * BATCHES_A_WRITE * line];
@@ -106,7 +116,7 @@ pub(super) fn emit_batches(
 /// [`emit_batches`] for a compact encoding: each UUID encoded into its line of one
 /// buffer, written a batch at a time.
 fn emit_encoded(
-    a: &GenArgs,
+    a: &Output,
     out: &mut impl Write,
     e: Encoding,
     mut fill: impl FnMut(&mut [Uuid]) -> Result<(), Stopped>,
@@ -136,6 +146,6 @@ fn emit_encoded(
 }
 
 /// The same UUID `count` times (nil, max and the name-based versions).
-pub(super) fn emit_constant(a: &GenArgs, out: &mut impl Write, u: Uuid) -> Result<Status, Failure> {
+pub(super) fn emit_constant(a: &Output, out: &mut impl Write, u: Uuid) -> Result<Status, Failure> {
     emit(a, out, || Ok(u))
 }

@@ -7,53 +7,47 @@ use std::io::Write;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use clap::error::ErrorKind;
-use uuidkit::fleet::{FleetConfig, FleetError, FleetGenerator, LAST_MARK_MS, LeasedId, Placement};
+use uuidkit::fleet::{FleetError, FleetGenerator, LAST_MARK_MS, LeasedId, Placement};
 use uuidkit::generator::timed::Stamp;
 use uuidkit::store::GeneratorKind;
 
-use super::emit::{Stopped, emit_batches};
-use crate::args::GenArgs;
-use crate::failure::{Failure, Status, usage_error};
+use super::emit::{Output, Stopped, emit_batches};
+use super::plan::{Lease, Leased};
+use crate::failure::{Failure, Status};
 
-/// How long a run waits, without `--fence-wait`, for a lease it cannot renew.
-const DEFAULT_FENCE_WAIT: Duration = Duration::from_secs(60);
-
-/// The fleet of the flags, as a usage error naming the flag at fault.
-fn config(a: &GenArgs) -> Result<FleetConfig, Failure> {
-    let bad = |flag: &str, e: FleetError| {
-        usage_error(
-            "gen",
-            ErrorKind::ValueValidation,
-            format!("invalid value for '{flag}': {e}"),
-        )
-    };
-    // checks.rs made sure all three are there.
-    let etcd = a.etcd.as_deref().unwrap_or_default();
-    let fleet = a.fleet.as_deref().unwrap_or_default();
-    let bits = a.machine_id_bits.unwrap_or_default();
-    let mut c = FleetConfig::new(etcd, fleet, bits).map_err(|e| {
-        let flag = match e {
-            FleetError::BadFleet { .. } => "--fleet",
-            FleetError::BadBits { .. } => "--machine-id-bits",
-            _ => "--etcd",
-        };
-        bad(flag, e)
-    })?;
-    if let Some(t) = a.lease_ttl {
-        c = c.with_ttl(t).map_err(|e| bad("--lease-ttl", e))?;
+/// Runs `gen` with an ID of `lease` in every UUID of `what`.
+pub(super) fn run(
+    lease: Lease,
+    what: Leased,
+    output: &Output,
+    out: &mut impl Write,
+) -> Result<Status, Failure> {
+    match what {
+        Leased::V7(method) => run_with(
+            lease,
+            output,
+            out,
+            GeneratorKind::V7,
+            Placement::of_v7(method),
+            |id| FleetGenerator::v7(id, method),
+        ),
+        Leased::Draft(layout) => run_with(
+            lease,
+            output,
+            out,
+            GeneratorKind::Draft(layout),
+            Placement::Draft(layout),
+            |id| FleetGenerator::draft(id, layout),
+        ),
     }
-    if let Some(w) = a.claim_wait {
-        c = c.with_wait(w);
-    }
-    Ok(c)
 }
 
 /// Runs `gen` with an ID leased for the run, from the generator `make` builds on it.
 /// `kind` is what the generator leases (its range's end bounds the marks), `placement`
 /// where it puts the ID (the fleet's geometry).
-pub(super) fn run<S: Stamp>(
-    a: &GenArgs,
+fn run_with<S: Stamp>(
+    lease: Lease,
+    output: &Output,
     out: &mut impl Write,
     kind: GeneratorKind,
     placement: Placement,
@@ -62,7 +56,8 @@ pub(super) fn run<S: Stamp>(
     let last_ms = kind
         .position_time(kind.max_position())
         .map_or(LAST_MARK_MS, |(t, _)| t.millis_since_epoch());
-    let cfg = config(a)?
+    let cfg = lease
+        .config
         .with_last_millis(last_ms)
         .with_placement(placement);
     // SIGTERM, SIGINT and SIGHUP are taken by a thread of this run's (blocked before the
@@ -101,8 +96,8 @@ pub(super) fn run<S: Stamp>(
         );
     }
     let mut g = make(Arc::clone(&id)).map_err(|e| Failure::Message(e.to_string()))?;
-    let fence_wait = a.fence_wait.unwrap_or(DEFAULT_FENCE_WAIT);
-    let status = emit_batches(a, out, |b| {
+    let fence_wait = lease.fence_wait;
+    let status = emit_batches(output, out, |b| {
         let started = Instant::now();
         loop {
             match g.try_fill(b) {

@@ -3,48 +3,41 @@
 //! live, sharing the state of the daemon or the state file and reporting its warnings.
 
 use std::io::Write;
-use std::sync::Arc;
 
-use uuidkit::Uuid;
 use uuidkit::generator::timed::{Stamp, Timed};
-use uuidkit::service::client::DaemonClient;
+use uuidkit::time::FnClock;
 
-use super::emit::{Stopped, emit_batches};
-use super::sources::{fixed, live_state};
-use crate::args::GenArgs;
+use super::emit::{Output, Stopped, emit_batches};
+use super::plan::Clocked;
 use crate::failure::{Failure, Status};
-use crate::state::GenState;
+use crate::state_choice::GenState;
 
-/// Runs `g` (built on the system clock, without a store) for `gen`, passing each batch
-/// through `finish` (v7's machine ID) before it is written.
+/// Runs `g` (built on the system clock, without a store) on `clock`.
 pub(super) fn run<S: Stamp>(
-    a: &GenArgs,
-    out: &mut impl Write,
-    daemon: Option<Arc<DaemonClient>>,
     g: Timed<S>,
-    mut finish: impl FnMut(&mut [Uuid]),
+    clock: Clocked,
+    output: &Output,
+    out: &mut impl Write,
 ) -> Result<Status, Failure> {
-    match &a.time {
-        Some(t) => {
-            let mut g = g.with_clock(fixed(t.time));
-            emit_batches(a, out, |b| {
+    match clock {
+        Clocked::At(t) => {
+            let mut g = g.with_clock(FnClock(move || t));
+            emit_batches(output, out, |b| {
                 g.fill(b);
-                finish(b);
                 Ok(())
             })
         }
-        None => {
+        Clocked::Live(store) => {
             let GenState {
                 store,
                 mut warnings,
-            } = live_state(a, daemon);
+            } = store.open();
             let mut g = match store {
                 Some(store) => g.with_store(store),
                 None => g,
             };
-            emit_batches(a, out, |b| {
+            emit_batches(output, out, |b| {
                 g.fill(b);
-                finish(b);
                 warnings
                     .after_batch(g.take_store_warnings(), b.len())
                     .map_err(Stopped::all)

@@ -7,16 +7,14 @@ use uuidkit::Uuid;
 use uuidkit::service::client::{ClientError, DaemonClient};
 use uuidkit::service::protocol::MAX_RANDOM_COUNT;
 
-use super::emit::{BATCH, Stopped, emit_batches};
-use crate::args::GenArgs;
-use crate::daemon::random_failed;
+use super::emit::{BATCH, Output, Stopped, emit_batches};
 use crate::failure::{Failure, Status};
 
 /// `gen v4`: from the daemon when there is one.
 pub(super) fn run(
-    a: &GenArgs,
-    out: &mut impl Write,
     daemon: Option<Arc<DaemonClient>>,
+    a: &Output,
+    out: &mut impl Write,
 ) -> Result<Status, Failure> {
     match daemon {
         Some(d) => from_daemon(a, out, &d),
@@ -34,7 +32,7 @@ fn v4_fill(out: &mut [Uuid]) {
 }
 
 /// v4 UUIDs made by the daemon, a batch a request.
-fn from_daemon(a: &GenArgs, out: &mut impl Write, d: &DaemonClient) -> Result<Status, Failure> {
+fn from_daemon(a: &Output, out: &mut impl Write, d: &DaemonClient) -> Result<Status, Failure> {
     // A batch is one request; the protocol's limit is far above it.
     const _: () = assert!(BATCH as u32 <= MAX_RANDOM_COUNT);
     let mut written = 0u64;
@@ -48,4 +46,13 @@ fn from_daemon(a: &GenArgs, out: &mut impl Write, d: &DaemonClient) -> Result<St
         written += b.len() as u64;
         Ok(())
     })
+}
+
+/// The failure of a random (v4) request in the middle of a run: what was asked of
+/// which daemon, why it failed, and how many UUIDs were written before.
+fn random_failed(client: &DaemonClient, e: &ClientError, written: u64) -> Failure {
+    Failure::Message(format!(
+        "cannot get random UUIDs from uuidkitd at {}: {e}; stopped after {written} UUIDs",
+        client.path().display()
+    ))
 }

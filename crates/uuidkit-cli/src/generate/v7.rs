@@ -1,42 +1,22 @@
 //! v7: a 48-bit Unix millisecond timestamp, then a counter, random bits or finer time
-//! (`--method`), and optionally a machine ID (`--machine-id`, fixed or leased from etcd).
+//! (`--method`), and optionally a fixed machine ID (a leased one is [`super::fleet`]'s).
 
-use std::io::Write;
-use std::sync::Arc;
-
-use uuidkit::fleet::FleetGenerator;
-use uuidkit::fleet::Placement;
+use uuidkit::generator::machine_id::MachineId;
 use uuidkit::generator::v7::{V7Generator, V7Method};
-use uuidkit::service::client::DaemonClient;
-use uuidkit::store::GeneratorKind;
 
-use super::sources::machine_id;
-use super::{fleet, timed};
-use crate::args::{GenArgs, MachineIdArg, MethodArg};
-use crate::failure::{Failure, Status};
+use crate::failure::Failure;
 
-/// `gen v7`.
-pub(super) fn run(
-    a: &GenArgs,
-    out: &mut impl Write,
-    daemon: Option<Arc<DaemonClient>>,
-) -> Result<Status, Failure> {
-    let method = match a.method.unwrap_or(MethodArg::Counter) {
-        MethodArg::Counter => V7Method::Counter,
-        MethodArg::Random => V7Method::Random,
-        MethodArg::Precision => V7Method::Precision,
-    };
-    if a.machine_id == Some(MachineIdArg::Etcd) {
-        return fleet::run(a, out, GeneratorKind::V7, Placement::of_v7(method), |id| {
-            FleetGenerator::v7(id, method)
-        });
-    }
-    let mut g = V7Generator::new(method);
-    if let Some(id) = machine_id(a, None)? {
-        // `machine_id` checked the width against v7's room.
-        g = g
+/// The v7 generator of `method`, with `machine_id` in its last bits.
+pub(super) fn generator(
+    method: V7Method,
+    machine_id: Option<MachineId>,
+) -> Result<V7Generator, Failure> {
+    let g = V7Generator::new(method);
+    match machine_id {
+        // The checks made sure the width fits v7's room.
+        Some(id) => g
             .with_machine_id(id)
-            .map_err(|e| Failure::Message(e.to_string()))?;
+            .map_err(|e| Failure::Message(e.to_string())),
+        None => Ok(g),
     }
-    timed::run(a, out, daemon, g, |_| {})
 }
