@@ -16,7 +16,7 @@ use crate::state;
 
 /// UUIDs made per release of the GIL: enough that releasing it costs nothing per UUID,
 /// few enough that the chunk stays in the first-level cache.
-const CHUNK: usize = 1024;
+pub const CHUNK: usize = 1024;
 
 fn many<'py>(
     py: Python<'py>,

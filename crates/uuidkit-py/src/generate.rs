@@ -76,6 +76,29 @@ fn gen_error(e: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
 
+/// What `uuid1()` without arguments makes (and `uuid1_str()` writes): the next UUID of
+/// the process-wide v1 generator; a `UUIDKIT_DAEMON` that failed is `OSError`, a
+/// malformed `UUIDKIT_NODE` `ValueError`.
+pub fn new_v1(py: Python<'_>) -> PyResult<Uuid> {
+    state::check_source()?;
+    state::check_node_env()?;
+    generating(py, uuidkit::try_v1).map_err(gen_error)
+}
+
+/// What `uuid6()` without arguments makes: as [`new_v1`], of the v6 generator.
+pub fn new_v6(py: Python<'_>) -> PyResult<Uuid> {
+    state::check_source()?;
+    state::check_node_env()?;
+    generating(py, uuidkit::try_v6).map_err(gen_error)
+}
+
+/// What `uuid7()` and `uuid7(method=...)` without `time=` make: the next UUID of the
+/// process-wide generator of `method`; a `UUIDKIT_DAEMON` that failed is `OSError`.
+pub fn new_v7(py: Python<'_>, method: V7Method) -> PyResult<Uuid> {
+    state::check_source()?;
+    Ok(generating(py, || uuidkit::generator::v7_of(method)))
+}
+
 /// `uuid1(node=None, clock_seq=None)`: a version 1 UUID (RFC 9562 §5.1).
 ///
 /// Without arguments: uuidkit's process-wide v1 generator (strictly increasing in the
@@ -94,9 +117,7 @@ pub fn uuid1<'py>(
     clock_seq: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     if node.is_none() && clock_seq.is_none() {
-        state::check_source()?;
-        state::check_node_env()?;
-        return to_py(py, generating(py, uuidkit::try_v1).map_err(gen_error)?);
+        return to_py(py, new_v1(py)?);
     }
     // CPython masks the clock sequence before it checks the node.
     let cs = clock_seq.map(|c| masked(c, 0x3fff)).transpose()?;
@@ -125,9 +146,7 @@ pub fn uuid6<'py>(
     clock_seq: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     if node.is_none() && clock_seq.is_none() {
-        state::check_source()?;
-        state::check_node_env()?;
-        return to_py(py, generating(py, uuidkit::try_v6).map_err(gen_error)?);
+        return to_py(py, new_v6(py)?);
     }
     let node = node.map(|n| masked(n, 0xffff_ffff_ffff)).transpose()?;
     let f = explicit_fields(node, clock_seq, uuidkit::generator::next_v6_timestamp)?;
@@ -250,8 +269,27 @@ pub fn uuid7<'py>(
         let mut g = V7Generator::new(method).with_clock(FnClock(move || t));
         return to_py(py, g.next());
     }
-    state::check_source()?;
-    to_py(py, generating(py, || uuidkit::generator::v7_of(method)))
+    to_py(py, new_v7(py, method)?)
+}
+
+/// What `uuid8(a, b, c)` makes, as CPython 3.14's `uuid8`: `a` (48 bits), `b` (12) and
+/// `c` (62), each masked to its width, random when not given (`v8_of(None, None, None)`
+/// is `uuid8()`'s UUID).
+pub fn v8_of(
+    a: Option<&Bound<'_, PyAny>>,
+    b: Option<&Bound<'_, PyAny>>,
+    c: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Uuid> {
+    let mut rng = Csprng;
+    let f = layout::v8::Fields {
+        custom_a: a.map_or_else(|| Ok(rng.next_u64() >> 16), |a| masked(a, (1 << 48) - 1))?,
+        custom_b: b.map_or_else(
+            || Ok(u64::from(rng.next_u32()) & 0xfff),
+            |b| masked(b, 0xfff),
+        )? as u16,
+        custom_c: c.map_or_else(|| Ok(rng.next_u64() >> 2), |c| masked(c, (1 << 62) - 1))?,
+    };
+    layout::v8::encode(&f).map_err(gen_error)
 }
 
 /// `uuid8(a=None, b=None, c=None, *, layout=None, namespace=None, name=None)`: a
@@ -293,16 +331,7 @@ pub fn uuid8<'py>(
         ));
     }
     let Some(layout) = layout else {
-        let mut rng = Csprng;
-        let f = layout::v8::Fields {
-            custom_a: a.map_or_else(|| Ok(rng.next_u64() >> 16), |a| masked(a, (1 << 48) - 1))?,
-            custom_b: b.map_or_else(
-                || Ok(u64::from(rng.next_u32()) & 0xfff),
-                |b| masked(b, 0xfff),
-            )? as u16,
-            custom_c: c.map_or_else(|| Ok(rng.next_u64() >> 2), |c| masked(c, (1 << 62) - 1))?,
-        };
-        return to_py(py, layout::v8::encode(&f).map_err(gen_error)?);
+        return to_py(py, v8_of(a, b, c)?);
     };
     if a.is_some() || b.is_some() || c.is_some() {
         return Err(PyTypeError::new_err(

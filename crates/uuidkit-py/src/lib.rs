@@ -2,8 +2,9 @@
 //! `uuidkit` (python/uuidkit/__init__.py) re-exports.
 //!
 //! Where things are: the generators (`uuid1` … `uuid8`, `getnode`) in `generate.rs`;
-//! batches in `batch.rs`; `parse`/`format` in `text.rs`; `inspect` in `inspect.rs`;
-//! v1 ↔ v6 in `convert.rs`; the state file and daemon in `state.rs`; the GIL released
+//! batches in `batch.rs`; the text of a new UUID with no `uuid.UUID` in between
+//! (`uuid1_str` … `uuid8_str`, `uuid4_str_many`, `uuid7_str_many`) in `fresh.rs`;
+//! `parse`/`format` in `text.rs`; `inspect` in `inspect.rs`; v1 ↔ v6 in `convert.rs`; the state file and daemon in `state.rs`; the GIL released
 //! around batches and blocking calls, safely at exit, in `release.rs`; arguments read as
 //! CPython reads them in `args.rs`; the step from uuidkit's `Uuid` to the standard
 //! library's `uuid.UUID` in `bridge.rs`, over `platform/`: the C-API calls PyO3 has no
@@ -14,6 +15,7 @@ mod args;
 mod batch;
 mod bridge;
 mod convert;
+mod fresh;
 mod generate;
 mod inspect;
 mod platform;
@@ -44,6 +46,13 @@ fn _uuidkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(batch::uuid7_many, m)?)?;
     m.add_function(wrap_pyfunction!(batch::uuid4_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(batch::uuid7_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(fresh::uuid1_str, m)?)?;
+    m.add_function(wrap_pyfunction!(fresh::uuid4_str, m)?)?;
+    m.add_function(wrap_pyfunction!(fresh::uuid6_str, m)?)?;
+    m.add_function(wrap_pyfunction!(fresh::uuid7_str, m)?)?;
+    m.add_function(wrap_pyfunction!(fresh::uuid8_str, m)?)?;
+    m.add_function(wrap_pyfunction!(fresh::uuid4_str_many, m)?)?;
+    m.add_function(wrap_pyfunction!(fresh::uuid7_str_many, m)?)?;
     m.add_function(wrap_pyfunction!(text::parse, m)?)?;
     m.add_function(wrap_pyfunction!(text::format, m)?)?;
     m.add_function(wrap_pyfunction!(inspect::inspect, m)?)?;

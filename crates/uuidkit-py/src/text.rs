@@ -51,10 +51,83 @@ impl Form {
         })
     }
 
-    /// The form argument `arg` of `func` names.
+    /// The form argument `arg` of `func` names. The name is read in place (no copy):
+    /// `uuid7_str("base58")` spends a few nanoseconds here, not an allocation or two.
     pub fn from_arg(value: &Bound<'_, PyAny>, func: &str) -> PyResult<Form> {
-        let text = args::name(value, func, "form")?.extract::<String>()?;
-        Form::named(&text).ok_or_else(|| args::unknown(func, "form", &text, &FORMS))
+        let text = args::name(value, func, "form")?.cast::<PyString>()?;
+        let text = std::str::from_utf8(platform::utf8(text)?)?;
+        Form::named(text).ok_or_else(|| args::unknown(func, "form", text, &FORMS))
+    }
+}
+
+/// A form and a letter case, checked together: what `format` and the text calls of
+/// `fresh.rs` write.
+#[derive(Clone, Copy)]
+pub struct Spelling {
+    form: Form,
+    case: Case,
+}
+
+impl Spelling {
+    /// The arguments `form` (`None`: hyphenated) and `upper` of `func`: an unknown or
+    /// non-`str` form is refused by [`Form::from_arg`], `upper` with a compact form is a
+    /// `ValueError` naming `upper` (a compact form has one spelling).
+    pub fn from_args(form: Option<&Bound<'_, PyAny>>, upper: bool, func: &str) -> PyResult<Self> {
+        let form = form
+            .map(|f| Form::from_arg(f, func))
+            .transpose()?
+            .unwrap_or(Form::Hex(Format::Hyphenated));
+        match form {
+            Form::Compact(e) if upper => Err(PyValueError::new_err(format!(
+                "{func}() argument 'upper' applies to the hex forms only, not {}",
+                e.name()
+            ))),
+            _ => Ok(Spelling {
+                form,
+                case: if upper { Case::Upper } else { Case::Lower },
+            }),
+        }
+    }
+
+    /// The length of every text of this spelling, in bytes (all ASCII).
+    pub fn len(self) -> usize {
+        match self.form {
+            Form::Hex(f) => f.len(),
+            Form::Compact(e) => e.len(),
+        }
+    }
+
+    /// `u`'s text, written into the front of `out` (at least [`Self::len`] bytes):
+    /// no allocation.
+    pub fn write(self, u: &Uuid, out: &mut [u8]) {
+        let n = self.len();
+        match self.form {
+            Form::Hex(f) => out[..n].copy_from_slice(u.format(f, self.case).as_bytes()),
+            Form::Compact(e) => {
+                let mut buf = [0u8; Encoding::MAX_LEN];
+                out[..n].copy_from_slice(e.encode(u, &mut buf).as_bytes());
+            }
+        }
+    }
+
+    /// `u`'s text as a `str`: written on the stack, copied once, into the `str`.
+    pub fn to_py<'py>(self, py: Python<'py>, u: &Uuid) -> Bound<'py, PyString> {
+        match self.form {
+            Form::Hex(f) => PyString::new(py, u.format(f, self.case).as_str()),
+            Form::Compact(e) => {
+                let mut buf = [0u8; Encoding::MAX_LEN];
+                PyString::new(py, e.encode(u, &mut buf))
+            }
+        }
+    }
+
+    /// The hex form and case, for a batch written with `uuidkit::text::encode_lines`;
+    /// `None` for a compact form.
+    pub fn hex(self) -> Option<(Format, Case)> {
+        match self.form {
+            Form::Hex(f) => Some((f, self.case)),
+            Form::Compact(_) => None,
+        }
     }
 }
 
@@ -209,25 +282,6 @@ pub fn format<'py>(
     form: Option<&Bound<'py, PyAny>>,
     upper: bool,
 ) -> PyResult<Bound<'py, PyString>> {
-    let py = u.py();
     let uuid = bridge::from_py(u, "format", "u")?;
-    let form = form
-        .map(|f| Form::from_arg(f, "format"))
-        .transpose()?
-        .unwrap_or(Form::Hex(Format::Hyphenated));
-    // The text is written on the stack and copied once, into the `str`.
-    match form {
-        Form::Hex(f) => {
-            let case = if upper { Case::Upper } else { Case::Lower };
-            Ok(PyString::new(py, uuid.format(f, case).as_str()))
-        }
-        Form::Compact(e) if upper => Err(PyValueError::new_err(format!(
-            "format() argument 'upper' applies to the hex forms only, not {}",
-            e.name()
-        ))),
-        Form::Compact(e) => {
-            let mut buf = [0u8; Encoding::MAX_LEN];
-            Ok(PyString::new(py, e.encode(&uuid, &mut buf)))
-        }
-    }
+    Ok(Spelling::from_args(form, upper, "format")?.to_py(u.py(), &uuid))
 }

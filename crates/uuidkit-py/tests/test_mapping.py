@@ -165,6 +165,25 @@ def test_row_format():
             assert not hasattr(peer, "format")
 
 
+# Row: str(uuid.uuid7()), uuid.uuid7().hex | str(uuid_utils.uuid7()), .hex (own type) |
+#      str(fastuuid.uuid7()) (own type) | uuidkit.uuid7_str(), uuid7_str("simple") …
+
+
+def test_row_text_of_a_new_uuid():
+    cases = ((7, "hyphenated", str), (4, "hyphenated", str),
+             (7, "simple", lambda u: u.hex), (7, "urn", lambda u: u.urn))
+    for v, form, attr in cases:
+        ours = getattr(uuidkit, f"uuid{v}_str")(form)
+        peers = [attr(getattr(uuid, f"uuid{v}")())] if hasattr(uuid, f"uuid{v}") else []
+        peers += [attr(getattr(p, f"uuid{v}")()) for p in (uuid_utils, fastuuid) if p is not None]
+        for text in [ours, *peers]:
+            assert type(text) is str and len(text) == len(ours)
+            assert uuidkit.parse(text, form=form).version == v
+    # The same value and order as uuidkit.uuid7(): it is that UUID, written as text.
+    a, b, c = uuidkit.uuid7(), uuidkit.parse(uuidkit.uuid7_str()), uuidkit.uuid7()
+    assert a < b < c
+
+
 # Row: uuid.getnode() | uuid_utils.getnode() | — | uuidkit.getnode()
 
 

@@ -3,7 +3,8 @@
 The standard library's ``uuid`` generators with the same names, signatures and
 results (``uuid.UUID`` objects, built without parsing), and all of uuidkit: v7 by
 method and at a given time, v8 layouts, v1 <-> v6, strict parsing and eight text
-forms, batches with the GIL released, one v7 order across threads, and state shared
+forms, the text of a new UUID with no ``uuid.UUID`` in between (``uuid7_str()``,
+``uuid7_str_many(n)``, ...), batches with the GIL released, one v7 order across threads, and state shared
 across processes through a state file (``UUIDKIT_STATE``) or ``uuidkitd``
 (``UUIDKIT_DAEMON``).
 
@@ -43,16 +44,23 @@ from uuidkit._uuidkit import (
     use_daemon,
     use_state_file,
     uuid1,
+    uuid1_str,
     uuid3,
     uuid4,
     uuid4_bytes,
     uuid4_many,
+    uuid4_str,
+    uuid4_str_many,
     uuid5,
     uuid6,
+    uuid6_str,
     uuid7,
     uuid7_bytes,
     uuid7_many,
+    uuid7_str,
+    uuid7_str_many,
     uuid8,
+    uuid8_str,
     v1_to_v6,
     v6_to_v1,
 )
@@ -83,16 +91,23 @@ __all__ = [
     "use_daemon",
     "use_state_file",
     "uuid1",
+    "uuid1_str",
     "uuid3",
     "uuid4",
     "uuid4_bytes",
     "uuid4_many",
+    "uuid4_str",
+    "uuid4_str_many",
     "uuid5",
     "uuid6",
+    "uuid6_str",
     "uuid7",
     "uuid7_bytes",
     "uuid7_many",
+    "uuid7_str",
+    "uuid7_str_many",
     "uuid8",
+    "uuid8_str",
     "v1_to_v6",
     "v6_to_v1",
 ]

@@ -3,8 +3,9 @@
 //! `UUID._from_int` does in Python with `object.__new__` and `object.__setattr__` of the
 //! two slots: here `PyType_GenericAlloc` once and `PyObject_GenericSetAttr` twice, then
 //! `PyObject_GC_UnTrack`); a list allocated at its full length; a `str`'s UTF-8 in
-//! place; a 128-bit `int` made or read in one call where the interpreter has one.
-//! Everything else goes through PyO3's safe API.
+//! place, and a `str` made of UTF-8 bytes without checking them twice; a 128-bit `int`
+//! made or read in one call where the interpreter has one. Everything else goes through
+//! PyO3's safe API.
 
 use pyo3::ffi;
 use pyo3::prelude::*;
@@ -76,6 +77,22 @@ pub fn list_of<'py>(
     }
     // SAFETY: `PyList_New` made a list.
     Ok(unsafe { list.cast_into_unchecked() })
+}
+
+/// The `str` of `text`, UTF-8 (the texts of UUIDs: ASCII), decoded by CPython as
+/// `PyString::new` has it decoded, but taken as bytes: a batch's texts, written into one
+/// buffer, are not each checked as `&str` first (that check was a tenth of
+/// `uuid7_str_many`'s time). Text that is not UTF-8 is CPython's `UnicodeDecodeError`.
+pub fn str_of_utf8<'py>(py: Python<'py>, text: &[u8]) -> PyResult<Bound<'py, PyString>> {
+    // SAFETY: the GIL is held (`py`); `text` is `len` readable bytes for the duration of
+    // the call, which copies them (a slice is never longer than `isize::MAX`). The call
+    // returns a new reference, or NULL with an exception set (invalid UTF-8, no memory),
+    // which `from_owned_ptr_or_err` turns into the `PyErr`; the object is a `str`.
+    unsafe {
+        let p =
+            ffi::PyUnicode_FromStringAndSize(text.as_ptr().cast(), text.len() as ffi::Py_ssize_t);
+        Ok(Bound::from_owned_ptr_or_err(py, p)?.cast_into_unchecked())
+    }
 }
 
 // In CPython's C API since 3.3 and exported by every CPython, but part of the stable ABI
