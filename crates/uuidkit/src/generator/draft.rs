@@ -14,8 +14,6 @@
 //! `draft-v8-64`, less any machine-ID bits. Where UUIDs must not be guessable, use v4
 //! (or v7, whose counter is seeded at random).
 
-use rand_core::RngCore;
-
 use super::leased::BlockSizes;
 use super::monotonic::{Monotonic, Step};
 use super::timed::{Timed, sealed};
@@ -267,12 +265,17 @@ impl sealed::Stamp for DraftStamp {
         None
     }
 
-    fn pack(&self, (units, sequence): (u64, u128), rng: &mut impl RngCore) -> Uuid {
+    fn tail_bytes(&self) -> usize {
+        8
+    }
+
+    #[inline]
+    fn pack_tail(&self, (units, sequence): (u64, u128), tail: u64) -> Uuid {
         // Past the layout's last unit only at the very end of its range (see the
         // guarantees): stay on it rather than wrap.
         let units = units.min(self.units.max);
         let width = self.layout.random_bits();
-        let mut random = (rng.next_u64() as u128) & ((1u128 << width) - 1);
+        let mut random = (tail as u128) & ((1u128 << width) - 1);
         let mut id_low = 0;
         if let Some(m) = &self.machine_id {
             random = if self.id_last {
@@ -305,6 +308,7 @@ impl sealed::Stamp for DraftStamp {
 mod tests {
     use super::*;
     use crate::generator::timed::sealed::Stamp as _;
+    use rand_core::RngCore;
 
     /// An RNG whose every draw is 0: the node the draft forbids, all zeros.
     struct Zeros;

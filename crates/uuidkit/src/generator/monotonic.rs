@@ -126,6 +126,48 @@ impl Monotonic {
         (self.timestamp, self.counter)
     }
 
+    /// Fresh random bytes a step takes: 4 for Method 2's increments, none for one.
+    pub(crate) const fn step_bytes(&self) -> usize {
+        match self.step {
+            Step::One => 0,
+            Step::Random => 4,
+        }
+    }
+
+    /// The run that may follow the last output by steps alone, without [`next`]: its
+    /// timestamp, the last counter, and the highest counter a step may reach. That is
+    /// below the counter's overflow and, when `leased` (a store link in use), inside the
+    /// leased block: a timestamp below the block's last is covered for every counter, the
+    /// block's last timestamp up to its last counter. `None` when no step may be taken so
+    /// (before the first output, or no block covers the last one).
+    ///
+    /// Only for a caller that called [`next`] since the last `fork` (in this thread:
+    /// the check there holds for what follows in the same call), on the same reading,
+    /// which steps as [`next`] would (the timestamp stays, the counter grows by the step)
+    /// and gives the last counter back through [`set_counter`](Self::set_counter).
+    ///
+    /// [`next`]: Self::next
+    #[inline]
+    pub(crate) fn run(&self, leased: bool) -> Option<(u64, u128, u128)> {
+        if !self.started {
+            return None;
+        }
+        let max = (1u128 << self.counter_bits) - 1;
+        let limit = match self.block_last {
+            _ if !leased => max,
+            Some((t, _)) if self.timestamp < t => max,
+            Some((t, c)) if self.timestamp == t => c.min(max),
+            _ => return None,
+        };
+        Some((self.timestamp, self.counter, limit))
+    }
+
+    /// The counter after a run's steps (see [`run`](Self::run)): at most its limit.
+    #[inline]
+    pub(crate) fn set_counter(&mut self, counter: u128) {
+        self.counter = counter;
+    }
+
     /// Starts the machine at `timestamp` (a fleet holder's floor), as though it had
     /// handed out a UUID there: a clock reading below it then counts as a clock gone back
     /// (the timestamp stays and the counter grows), so nothing comes out below it, at no

@@ -64,8 +64,24 @@ pub(crate) mod sealed {
         fn lease_clock(&self, units: u64, _out: (u64, u128)) -> u64 {
             units
         }
+        /// Fresh random bytes a UUID takes besides its counter: 4 (`next_u32`), 8
+        /// (`next_u64`) or none.
+        fn tail_bytes(&self) -> usize {
+            4
+        }
+        /// The UUID of an admitted (timestamp, counter), with `tail` the fresh bits (the
+        /// low [`tail_bytes`](Self::tail_bytes) bytes' worth, the rest zero).
+        fn pack_tail(&self, out: (u64, u128), tail: u64) -> Uuid;
         /// The UUID of an admitted (timestamp, counter), with fresh bits from `rng`.
-        fn pack(&self, out: (u64, u128), rng: &mut impl RngCore) -> Uuid;
+        #[inline]
+        fn pack(&self, out: (u64, u128), rng: &mut impl RngCore) -> Uuid {
+            let tail = match self.tail_bytes() {
+                0 => 0,
+                4 => rng.next_u32() as u64,
+                _ => rng.next_u64(),
+            };
+            self.pack_tail(out, tail)
+        }
         /// The last Unix millisecond that a UUID of timestamp `units` stands for (the
         /// millisecond its unit ends in): a fleet's high-water mark is kept in
         /// milliseconds, and a UUID is under it only if its whole unit is.
@@ -248,6 +264,12 @@ impl<S: Stamp, C: Clock, R: RngCore> Timed<S, C, R> {
     /// millisecond the timestamp resolves, and saves a clock read (about 25 ns here) per
     /// UUID. The guarantees of [`next`](Self::next) hold across and within batches.
     ///
+    /// The batch is made in runs: the first UUID of a run takes the whole path of
+    /// [`next`](Self::next) (a new tick, an overflow, a lease from the store), and the
+    /// ones after it only add the step to the counter, while it stays below its overflow
+    /// and inside the leased block (both checked once per run, not per UUID). Their fresh
+    /// bits come from `R` in one `fill_bytes` a chunk of 256 UUIDs.
+    ///
     /// ```
     /// use uuidkit::generator::v7::{V7Generator, V7Method};
     /// let mut g = V7Generator::new(V7Method::Counter);
@@ -256,9 +278,62 @@ impl<S: Stamp, C: Clock, R: RngCore> Timed<S, C, R> {
     /// assert!(batch.windows(2).all(|w| w[0] < w[1]));
     /// ```
     pub fn fill(&mut self, out: &mut [Uuid]) {
-        let now = self.clock.now();
-        for u in out {
-            *u = self.next_at(now);
+        let units = self.stamp.units(self.clock.now());
+        match (self.stamp.tail_bytes(), self.state.step_bytes()) {
+            (4, 0) => self.fill_runs::<4, 0>(units, out),
+            (0, 4) => self.fill_runs::<0, 4>(units, out),
+            (8, 0) => self.fill_runs::<8, 0>(units, out),
+            _ => {
+                for u in out {
+                    *u = self.next_units(units);
+                }
+            }
+        }
+    }
+
+    /// [`fill`](Self::fill) for a stamp of `TAIL` fresh bytes a UUID and a step of
+    /// `STEP` (4: Method 2's random increments; 0: by one).
+    #[inline]
+    fn fill_runs<const TAIL: usize, const STEP: usize>(&mut self, units: u64, out: &mut [Uuid]) {
+        let per = TAIL + STEP;
+        let mut fresh = [0u8; FILL_CHUNK * 8];
+        for out in out.chunks_mut(FILL_CHUNK) {
+            let fresh = &mut fresh[..out.len() * per];
+            self.rng.fill_bytes(fresh);
+            let leased = matches!(&self.store, Some(link) if link.active());
+            let mut i = 0;
+            while i < out.len() {
+                // The run's first: the whole path (its fresh bits are drawn there).
+                out[i] = self.next_units(units);
+                i += 1;
+                let Some((t, mut c, limit)) = self.state.run(leased) else {
+                    continue;
+                };
+                for (u, w) in out[i..].iter_mut().zip(fresh[i * per..].chunks_exact(per)) {
+                    let step = match STEP {
+                        0 => 1,
+                        _ => {
+                            u32::from_le_bytes([w[TAIL], w[TAIL + 1], w[TAIL + 2], w[TAIL + 3]])
+                                as u128
+                                + 1
+                        }
+                    };
+                    // `c` is at most 2^74 − 1: nothing wraps.
+                    let next = c + step;
+                    if next > limit {
+                        break;
+                    }
+                    c = next;
+                    let tail = match TAIL {
+                        0 => 0,
+                        4 => u32::from_le_bytes([w[0], w[1], w[2], w[3]]) as u64,
+                        _ => u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]),
+                    };
+                    *u = self.stamp.pack_tail((t, c), tail);
+                    i += 1;
+                }
+                self.state.set_counter(c);
+            }
         }
     }
 
@@ -267,6 +342,12 @@ impl<S: Stamp, C: Clock, R: RngCore> Timed<S, C, R> {
     #[inline]
     pub(crate) fn next_at(&mut self, now: UnixTime) -> Uuid {
         let units = self.stamp.units(now);
+        self.next_units(units)
+    }
+
+    /// The next UUID for a clock reading in the stamp's units.
+    #[inline]
+    fn next_units(&mut self, units: u64) -> Uuid {
         let out = self.state.next(units, &mut self.rng);
         let out = match &self.store {
             None => out,
@@ -309,6 +390,9 @@ impl<S: Stamp, C: Clock, R: RngCore> Timed<S, C, R> {
     }
 }
 
+/// UUIDs whose fresh bits [`Timed::fill`] draws at once: 256 of them at most 2 KiB.
+const FILL_CHUNK: usize = 256;
+
 impl<S: Stamp, C: Clock, R: RngCore> Iterator for Timed<S, C, R> {
     type Item = Uuid;
     fn next(&mut self) -> Option<Uuid> {
@@ -324,8 +408,182 @@ mod tests {
     use super::*;
     use crate::generator::draft::DraftGenerator;
     use crate::generator::v7::{V7Generator, V7Method};
+    use crate::generator::v8::V8Generator;
     use crate::node::machine_id::MachineId;
     use crate::store::{Lease, LeaseRequest, MemoryStorage, StateStore, StoreError};
+    use crate::time::ManualClock;
+
+    /// A state store that grants blocks of at most `len` positions, and records them.
+    #[derive(Debug)]
+    struct Small {
+        store: StateStore,
+        len: u128,
+        granted: Mutex<Vec<(u128, u128)>>,
+    }
+
+    impl Small {
+        fn new(len: u128) -> Arc<Small> {
+            Arc::new(Small {
+                store: StateStore::with_storage(Box::new(MemoryStorage::new())),
+                len,
+                granted: Mutex::new(Vec::new()),
+            })
+        }
+
+        /// Whether `p` lies in a block granted so far.
+        fn covers(&self, p: u128) -> bool {
+            let granted = self.granted.lock().unwrap();
+            granted.iter().any(|&(a, b)| (a..=b).contains(&p))
+        }
+    }
+
+    impl LeaseSource for Small {
+        fn lease(&self, req: &LeaseRequest) -> Result<Lease, StoreError> {
+            let mut req = *req;
+            req.len = req.len.min(self.len);
+            let l = self.store.lease(&req)?;
+            self.granted.lock().unwrap().push((l.start, l.end));
+            Ok(l)
+        }
+    }
+
+    /// A v7 UUID's store position, whatever its method: 48 bits of milliseconds, 12 of
+    /// `rand_a`, the first 30 of `rand_b`.
+    fn v7_position(u: &Uuid) -> u128 {
+        let u = u.as_u128();
+        (u >> 80) << 42 | ((u >> 64) & 0xfff) << 30 | ((u >> 32) & ((1 << 30) - 1))
+    }
+
+    /// The clock moves a batch: on, back, or not at all.
+    fn mv(clock: &ManualClock, i: usize) {
+        match i % 5 {
+            0 | 1 => {}
+            2 => clock.advance(Duration::from_micros(300)),
+            3 => clock.step_back(Duration::from_millis(2)),
+            _ => clock.advance(Duration::from_millis(3)),
+        }
+    }
+
+    const SIZES: [usize; 7] = [1, 2, 7, 255, 256, 257, 1000];
+
+    /// Batches of any size, on a clock that stops, steps back and moves on, through a
+    /// store that grants small blocks: every v7 UUID lies in a block leased to it, and
+    /// all of them, of every stamp, are strictly increasing.
+    #[test]
+    fn fill_keeps_order_and_stays_in_its_blocks() {
+        let start = UnixTime::new(1_700_000_000, 0);
+        for method in V7Method::ALL {
+            for len in [1, 10, 1000, 1 << 40] {
+                let clock = ManualClock::new(start);
+                let store = Small::new(len);
+                let mut g =
+                    V7Generator::with_sources(method, &clock, Csprng).with_store(store.clone());
+                let mut all = Vec::new();
+                for (i, n) in SIZES.iter().cycle().take(40).enumerate() {
+                    let mut batch = vec![Uuid::NIL; *n];
+                    g.fill(&mut batch);
+                    all.extend(batch);
+                    mv(&clock, i);
+                }
+                assert!(g.take_store_warnings().is_empty());
+                assert!(
+                    all.windows(2).all(|w| w[0] < w[1]),
+                    "{method} {len}: not ordered"
+                );
+                let outside = all.iter().filter(|u| !store.covers(v7_position(u))).count();
+                assert_eq!(
+                    outside, 0,
+                    "{method} {len}: UUIDs outside the leased blocks"
+                );
+            }
+        }
+        let fills: Vec<(&str, Box<dyn Fn(&ManualClock, Arc<Small>) -> Vec<Uuid>>)> = vec![
+            (
+                "v8",
+                Box::new(|c, s| run(V8Generator::with_sources(c, Csprng).with_store(s), c)),
+            ),
+            (
+                "draft-v7-ms",
+                Box::new(|c, s| {
+                    let g = DraftGenerator::with_sources("draft-v7-ms".parse().unwrap(), c, Csprng);
+                    run(g.unwrap().with_store(s), c)
+                }),
+            ),
+            (
+                "draft-v8-32",
+                Box::new(|c, s| {
+                    let g = DraftGenerator::with_sources("draft-v8-32".parse().unwrap(), c, Csprng);
+                    run(g.unwrap().with_store(s), c)
+                }),
+            ),
+        ];
+        fn run<S: Stamp>(mut g: Timed<S, &ManualClock>, clock: &ManualClock) -> Vec<Uuid> {
+            let mut all = Vec::new();
+            for (i, n) in SIZES.iter().cycle().take(40).enumerate() {
+                let mut batch = vec![Uuid::NIL; *n];
+                g.fill(&mut batch);
+                all.extend(batch);
+                mv(clock, i);
+            }
+            assert!(g.take_store_warnings().is_empty());
+            all
+        }
+        for (name, fill) in fills {
+            for len in [1, 1000, 1 << 40] {
+                let all = fill(&ManualClock::new(start), Small::new(len));
+                assert!(
+                    all.windows(2).all(|w| w[0] < w[1]),
+                    "{name} {len}: not ordered"
+                );
+            }
+        }
+    }
+
+    /// Counters narrow enough to overflow inside a batch (by one, and by Method 2's
+    /// random steps) borrow the next tick there, with or without a store.
+    #[test]
+    fn fill_borrows_the_next_tick_when_the_counter_overflows() {
+        let clock = ManualClock::new(UnixTime::new(1_700_000_000, 0));
+        for (method, bits) in [(V7Method::Counter, 4), (V7Method::Random, 38)] {
+            for store in [false, true] {
+                let mut g = V7Generator::with_sources(method, &clock, Csprng);
+                g.reset_state(Monotonic::new(
+                    48,
+                    bits,
+                    match method {
+                        V7Method::Random => crate::generator::monotonic::Step::Random,
+                        _ => crate::generator::monotonic::Step::One,
+                    },
+                ));
+                if store {
+                    g = g.with_store(Small::new(1 << 20));
+                }
+                let mut all = vec![Uuid::NIL; 10_000];
+                for chunk in all.chunks_mut(300) {
+                    g.fill(chunk);
+                }
+                assert!(all.windows(2).all(|w| w[0] < w[1]), "{method} {store}");
+                let ticks: std::collections::BTreeSet<u128> =
+                    all.iter().map(|u| u.as_u128() >> 80).collect();
+                assert!(ticks.len() > 20, "{method} {store}: {} ticks", ticks.len());
+            }
+        }
+    }
+
+    /// At the very last tick of the range a batch stays on it (no wrap, no panic).
+    #[test]
+    fn fill_at_the_end_of_the_range_stays_on_the_last_tick() {
+        let clock = ManualClock::new(UnixTime::new(i64::MAX / 4, 0));
+        let mut g = V7Generator::with_sources(V7Method::Counter, &clock, Csprng);
+        g.reset_state(Monotonic::new(
+            48,
+            4,
+            crate::generator::monotonic::Step::One,
+        ));
+        let mut all = vec![Uuid::NIL; 1000];
+        g.fill(&mut all);
+        assert!(all.iter().all(|u| u.as_u128() >> 80 == (1 << 48) - 1));
+    }
 
     /// A state store whose leases bring a machine ID, as a daemon in fleet mode's do.
     #[derive(Debug)]

@@ -1,8 +1,6 @@
 //! Time-based version 8 generation, in the layout of RFC 9562 Appendix B.1: 60 bits of
 //! Unix 10 ns steps, then a 30-bit counter and 32 random bits in `custom_c`.
 
-use rand_core::RngCore;
-
 use super::leased::BlockSizes;
 use super::monotonic::{Monotonic, Step};
 use super::timed::{Timed, sealed};
@@ -100,8 +98,8 @@ impl sealed::Stamp for V8Stamp {
         units / 100_000
     }
 
-    fn pack(&self, (steps, counter): (u64, u128), rng: &mut impl RngCore) -> Uuid {
-        let tail = rng.next_u32() as u64;
+    #[inline]
+    fn pack_tail(&self, (steps, counter): (u64, u128), tail: u64) -> Uuid {
         pack_time_based(steps, ((counter as u64) << 32) | tail)
     }
 }

@@ -47,8 +47,6 @@ pub(crate) mod lock_free;
 use core::fmt;
 use core::str::FromStr;
 
-use rand_core::RngCore;
-
 use self::gate::MS_MAX;
 use super::leased::BlockSizes;
 use super::monotonic::{Monotonic, Step};
@@ -399,13 +397,21 @@ impl sealed::Stamp for V7Stamp {
         }
     }
 
+    fn tail_bytes(&self) -> usize {
+        match self.method {
+            // Its random increments are its fresh bits.
+            V7Method::Random => 0,
+            V7Method::Counter | V7Method::Precision => 4,
+        }
+    }
+
     #[inline]
-    fn pack(&self, (t, counter): (u64, u128), rng: &mut impl RngCore) -> Uuid {
+    fn pack_tail(&self, (t, counter): (u64, u128), tail: u64) -> Uuid {
         // The 32 random bits after the counter, headed by the machine ID if there is one.
-        let mut tail = || match &self.machine_id {
-            None => rng.next_u32() as u64,
-            Some(m) if self.id_last => m.place_last(rng.next_u32() as u128) as u64,
-            Some(m) => m.place(rng.next_u32() as u128, MachineId::V7_RANDOM_BITS) as u64,
+        let tail = || match &self.machine_id {
+            None => tail,
+            Some(m) if self.id_last => m.place_last(tail as u128) as u64,
+            Some(m) => m.place(tail as u128, MachineId::V7_RANDOM_BITS) as u64,
         };
         match self.method {
             V7Method::Counter => pack(
