@@ -497,7 +497,8 @@ mod tests {
                 );
             }
         }
-        let fills: Vec<(&str, Box<dyn Fn(&ManualClock, Arc<Small>) -> Vec<Uuid>>)> = vec![
+        type Fill = Box<dyn Fn(&ManualClock, Arc<Small>) -> Vec<Uuid>>;
+        let fills: Vec<(&str, Fill)> = vec![
             (
                 "v8",
                 Box::new(|c, s| run(V8Generator::with_sources(c, Csprng).with_store(s), c)),
