@@ -18,12 +18,9 @@
 
 use std::hint::black_box;
 
-use uuidkit::generator::gregorian::GregorianGenerator;
-use uuidkit::generator::gregorian_timed::gregorian_timed;
 use uuidkit::random::{Csprng, RngCore};
 use uuidkit::text::{self, LineEnd};
-use uuidkit::time::SystemClock;
-use uuidkit::{Case, Format, Uuid, Version, v4, v4_fill, v7, v7_fill};
+use uuidkit::{Case, Format, Uuid, v4, v4_fill, v7, v7_fill};
 
 /// How many distinct UUIDs (or texts) the text operations go through in turn.
 const TEXTS: usize = 1024;
@@ -123,25 +120,6 @@ fn run(op: &str, n: usize) {
             (0..n / TEXTS).for_each(|_| {
                 let taken = text::parse_lines(black_box(&lines), &mut out);
                 black_box(&out[..taken.uuids]);
-            })
-        }
-        // PROTOTYPE (see generator/gregorian_timed.rs): the Gregorian shell against
-        // `Timed<GregorianStamp>`, each on the system clock and the CSPRNG, no store.
-        "v1-shell" | "v6-shell" => {
-            let v = if op == "v6-shell" {
-                Version::V6
-            } else {
-                Version::V1
-            };
-            let mut g = GregorianGenerator::with_sources(v, SystemClock, Csprng);
-            (0..n).for_each(|_| {
-                black_box(g.next().unwrap());
-            })
-        }
-        "v1-timed" | "v6-timed" => {
-            let mut g = gregorian_timed(op == "v6-timed", SystemClock, Csprng);
-            (0..n).for_each(|_| {
-                black_box(g.next());
             })
         }
         _ => {

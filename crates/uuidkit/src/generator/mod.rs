@@ -82,8 +82,6 @@ pub mod clock_seq_pool;
 pub mod draft;
 mod error;
 pub mod gregorian;
-#[doc(hidden)]
-pub mod gregorian_timed;
 pub(crate) mod leased;
 /// Machine IDs, which live with the values below the generators ([`crate::node`]).
 pub use crate::node::machine_id;
