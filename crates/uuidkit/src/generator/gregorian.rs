@@ -687,6 +687,18 @@ impl<C: Clock, R: RngCore> GregorianGenerator<C, R> {
         }
     }
 
+    /// Waits until the clock reaches `next` less the overrun budget; ends early if the
+    /// clock is set back below `now`, the reading this wait was decided on (the caller
+    /// reads again and decides afresh). Out of line: the 128-bit arithmetic of `to_unix`
+    /// stays off the path of every UUID.
+    #[cold]
+    #[inline(never)]
+    fn wait_for(&self, now: u64, next: u64) {
+        let until = GregorianTimestamp::from_ticks_masked(next - MAX_AHEAD_TICKS);
+        let since = GregorianTimestamp::from_ticks_masked(now).to_unix();
+        self.clock.sleep_from_until(since, until.to_unix());
+    }
+
     /// The clock reading and the next timestamp by the clock and this generator's own
     /// state (`v6`: timestamps only increase).
     fn next_ticks(&mut self, v6: bool) -> Result<(u64, u64), GenError> {
@@ -717,12 +729,7 @@ impl<C: Clock, R: RngCore> GregorianGenerator<C, R> {
                 } else {
                     match self.policy {
                         OverrunPolicy::Wait if next <= GregorianTimestamp::MAX.ticks() => {
-                            let until =
-                                GregorianTimestamp::from_ticks_masked(next - MAX_AHEAD_TICKS);
-                            // Ends early if the clock is set back below the reading this wait
-                            // was decided on: the caller reads again and decides afresh.
-                            let since = GregorianTimestamp::from_ticks_masked(now).to_unix();
-                            self.clock.sleep_from_until(since, until.to_unix());
+                            self.wait_for(now, next);
                             continue;
                         }
                         OverrunPolicy::Error if next <= GregorianTimestamp::MAX.ticks() => {
