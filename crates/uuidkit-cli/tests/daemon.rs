@@ -255,6 +255,25 @@ fn an_unreachable_daemon_is_an_error_before_any_uuid() {
     );
 }
 
+/// A usage error of the command line or the environment comes before the daemon is
+/// asked: with an unreachable daemon too, a bad UUIDKIT_NODE and a v2 domain without a
+/// default local ID are the usage errors (exit 2) they are without one.
+#[test]
+fn usage_errors_come_before_the_daemon_is_asked() {
+    let dir = TempDir::new("usage-first");
+    let sock = dir.join("none.sock");
+    let sock_s = sock.to_str().unwrap();
+    for v in ["v1", "v2", "v6"] {
+        let o = run(uuidkit(&dir, &["gen", v, "--daemon", sock_s]).env("UUIDKIT_NODE", "garbage"));
+        assert_eq!(o.status.code(), Some(2), "gen {v}: {}", stderr(&o));
+        assert!(stderr(&o).contains("UUIDKIT_NODE"), "{}", stderr(&o));
+        assert!(o.stdout.is_empty());
+    }
+    let o = run(uuidkit(&dir, &["gen", "v2", "--domain", "org"]).env("UUIDKIT_DAEMON", &sock));
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--local-id"), "{}", stderr(&o));
+}
+
 #[test]
 fn daemon_flag_conflicts_are_usage_errors() {
     let dir = TempDir::new("conflicts");

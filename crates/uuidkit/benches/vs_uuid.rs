@@ -177,6 +177,30 @@ fn generate(c: &mut Criterion) {
         })
     });
     g.finish();
+    // The per-thread option: a `V7Generator` of each thread's own, ordered within the
+    // thread only (no shared word), on one thread and on two.
+    let mut g = c.benchmark_group("v7 per thread");
+    g.throughput(Throughput::Elements(N as u64));
+    g.bench_function("uuidkit", |b| {
+        b.iter(|| repeat(|| black_box(per_thread_v7())))
+    });
+    g.bench_function("uuid", |b| {
+        b.iter(|| repeat(|| black_box(uuid::Uuid::now_v7())))
+    });
+    g.finish();
+    let mut g = c.benchmark_group("v7 per thread 2 threads");
+    g.throughput(Throughput::Elements(N as u64));
+    g.bench_function("uuidkit", |b| {
+        b.iter_custom(|iters| two_threads(iters, per_thread_v7))
+    });
+    g.bench_function("uuid", |b| {
+        b.iter_custom(|iters| {
+            two_threads(iters, || {
+                uuidkit::Uuid::from_bytes(*uuid::Uuid::now_v7().as_bytes())
+            })
+        })
+    });
+    g.finish();
     let mut g = c.benchmark_group("v7_fill 2 threads");
     g.throughput(Throughput::Elements(N as u64));
     g.bench_function("uuidkit", |b| b.iter_custom(two_threads_fill));
@@ -236,6 +260,17 @@ fn owned_generators(c: &mut Criterion) {
     let mut gen6 = GregorianGenerator::v6();
     g.bench_function("v6", |b| b.iter(|| black_box(gen6.next())));
     g.finish();
+}
+
+/// A v7 from this thread's own generator (Method 1, the counter): strictly increasing
+/// within the thread, apart from other threads' by its random bits.
+fn per_thread_v7() -> uuidkit::Uuid {
+    use uuidkit::generator::v7::{V7Generator, V7Method};
+    thread_local! {
+        static GEN: std::cell::RefCell<V7Generator> =
+            const { std::cell::RefCell::new(V7Generator::new(V7Method::Counter)) };
+    }
+    GEN.with(|g| g.borrow_mut().next())
 }
 
 /// N calls a benchmark iteration, like the N inputs of the codec rows.

@@ -497,4 +497,6 @@ The layout of gen v8 (a v8 UUID does not say which it follows):
   draft-v8-64  64-bit Unix nanoseconds stored as its 60 most significant bits (16 ns
                units), 8-bit sequence, 54-bit node
 The draft layouts' sequence starts at 0 on each new timestamp and never wraps (a
-full one moves the timestamp one unit on); their node is random and never all zero.";
+full one moves the timestamp one unit on), but in the layout's last unit, which it
+cannot leave: there the sequence starts again and the UUIDs stay apart by their random
+bits alone, out of order. Their node is random and never all zero.";

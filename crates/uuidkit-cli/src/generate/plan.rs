@@ -146,6 +146,11 @@ impl Plan {
             encoding: a.format.encoding(),
         };
         let v8 = V8Kind::of(a);
+        // A usage error comes before the daemon is asked (as the checks' do).
+        let dce = match a.version {
+            V2 => Some(dce(a.domain.unwrap_or(DomainArg::Person), a.local_id)?),
+            _ => None,
+        };
         // Asked before anything is made, so that an unreachable daemon writes no UUID.
         // A leased machine ID keeps UUIDs apart on its own: no daemon (the checks refuse
         // --daemon with it; UUIDKIT_DAEMON is set aside).
@@ -195,10 +200,7 @@ impl Plan {
                     } else {
                         Version::V1
                     },
-                    dce: match a.version {
-                        V2 => Some(dce(a.domain.unwrap_or(DomainArg::Person), a.local_id)?),
-                        _ => None,
-                    },
+                    dce,
                     node,
                     node_flag: a.node.clone(),
                     clock_seq: a.clock_seq,
