@@ -72,6 +72,13 @@ pub(crate) mod sealed {
         /// The UUID of an admitted (timestamp, counter), with `tail` the fresh bits (the
         /// low [`tail_bytes`](Self::tail_bytes) bytes' worth, the rest zero).
         fn pack_tail(&self, out: (u64, u128), tail: u64) -> Uuid;
+        /// Hands `visit` the packer of a run of timestamp `t` (see [`RunPack`]), chosen
+        /// once for the run: the stamps whose packing depends on settings (v7's method
+        /// and machine ID) give a packer of that one case, without a test per UUID.
+        #[inline]
+        fn with_run_pack<V: RunVisit>(&self, t: u64, visit: V) -> V::Out {
+            visit.visit(ByStamp { stamp: self, t })
+        }
         /// The UUID of an admitted (timestamp, counter), with fresh bits from `rng`.
         #[inline]
         fn pack(&self, out: (u64, u128), rng: &mut impl RngCore) -> Uuid {
@@ -101,6 +108,32 @@ pub(crate) mod sealed {
         /// `Some(bits)`, as for `adopt_machine_id`, when the counter widens again.
         fn forget_machine_id(&mut self) -> Option<u32> {
             None
+        }
+    }
+
+    /// The packing of one run's UUIDs (one timestamp): what
+    /// [`pack_tail`](Stamp::pack_tail) makes of `(t, counter)` and `tail`.
+    pub trait RunPack {
+        fn pack(&self, counter: u128, tail: u64) -> Uuid;
+    }
+
+    /// What is done with a run's packer ([`Stamp::with_run_pack`]): generic over the
+    /// packer, so that its loop is made for each.
+    pub trait RunVisit {
+        type Out;
+        fn visit<P: RunPack>(self, pack: P) -> Self::Out;
+    }
+
+    /// The packer of any stamp: its `pack_tail`.
+    pub struct ByStamp<'a, S: ?Sized> {
+        stamp: &'a S,
+        t: u64,
+    }
+
+    impl<S: Stamp + ?Sized> RunPack for ByStamp<'_, S> {
+        #[inline(always)]
+        fn pack(&self, counter: u128, tail: u64) -> Uuid {
+            self.stamp.pack_tail((self.t, counter), tail)
         }
     }
 }
@@ -306,32 +339,17 @@ impl<S: Stamp, C: Clock, R: RngCore> Timed<S, C, R> {
                 // The run's first: the whole path (its fresh bits are drawn there).
                 out[i] = self.next_units(units);
                 i += 1;
-                let Some((t, mut c, limit)) = self.state.run(leased) else {
+                let Some((t, c, limit)) = self.state.run(leased) else {
                     continue;
                 };
-                for (u, w) in out[i..].iter_mut().zip(fresh[i * per..].chunks_exact(per)) {
-                    let step = match STEP {
-                        0 => 1,
-                        _ => {
-                            u32::from_le_bytes([w[TAIL], w[TAIL + 1], w[TAIL + 2], w[TAIL + 3]])
-                                as u128
-                                + 1
-                        }
-                    };
-                    // `c` is at most 2^74 − 1: nothing wraps.
-                    let next = c + step;
-                    if next > limit {
-                        break;
-                    }
-                    c = next;
-                    let tail = match TAIL {
-                        0 => 0,
-                        4 => u32::from_le_bytes([w[0], w[1], w[2], w[3]]) as u64,
-                        _ => u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]),
-                    };
-                    *u = self.stamp.pack_tail((t, c), tail);
-                    i += 1;
-                }
+                let steps = Steps::<TAIL, STEP> {
+                    counter: c,
+                    limit,
+                    out: &mut out[i..],
+                    fresh: &fresh[i * per..],
+                };
+                let (made, c) = self.stamp.with_run_pack(t, steps);
+                i += made;
                 self.state.set_counter(c);
             }
         }
@@ -387,6 +405,83 @@ impl<S: Stamp, C: Clock, R: RngCore> Timed<S, C, R> {
             Some(bits) => self.state.rewidth(bits, out, link, &mut self.rng),
             None => out,
         }
+    }
+}
+
+/// The steps of one run of [`Timed::fill_runs`]: from `counter`, up to `limit`, as many
+/// UUIDs of `out` as fit, with their fresh bits from `fresh` (`TAIL + STEP` bytes each).
+/// Gives back how many it made and the last counter.
+struct Steps<'a, const TAIL: usize, const STEP: usize> {
+    counter: u128,
+    limit: u128,
+    out: &'a mut [Uuid],
+    fresh: &'a [u8],
+}
+
+impl<const TAIL: usize, const STEP: usize> Steps<'_, TAIL, STEP> {
+    /// The tail bits of a UUID's fresh bytes `w`.
+    #[inline(always)]
+    fn tail(w: &[u8]) -> u64 {
+        match TAIL {
+            0 => 0,
+            4 => u32::from_le_bytes([w[0], w[1], w[2], w[3]]) as u64,
+            _ => u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]),
+        }
+    }
+
+    /// The step of a UUID's fresh bytes `w`: 1 to 2^32 (`STEP` 4), else 1.
+    #[inline(always)]
+    fn step(w: &[u8]) -> u128 {
+        match STEP {
+            0 => 1,
+            _ => u32::from_le_bytes([w[TAIL], w[TAIL + 1], w[TAIL + 2], w[TAIL + 3]]) as u128 + 1,
+        }
+    }
+}
+
+impl<const TAIL: usize, const STEP: usize> sealed::RunVisit for Steps<'_, TAIL, STEP> {
+    type Out = (usize, u128);
+
+    #[inline(always)]
+    fn visit<P: sealed::RunPack>(self, pack: P) -> (usize, u128) {
+        let per = TAIL + STEP;
+        let Steps {
+            mut counter,
+            limit,
+            out,
+            fresh,
+        } = self;
+        // `counter` is at most its limit, at most 2^74 − 1: nothing wraps.
+        let room = limit.saturating_sub(counter);
+        let fresh = fresh.chunks_exact(per);
+        if STEP == 0 {
+            // Steps of one: as many as there is room for, counted once.
+            let n = out.len().min(room.min(usize::MAX as u128) as usize);
+            for (u, w) in out[..n].iter_mut().zip(fresh) {
+                counter += 1;
+                *u = pack.pack(counter, Self::tail(w));
+            }
+            return (n, counter);
+        }
+        if room >> 32 >= out.len() as u128 {
+            // Every step is at most 2^32: all of them fit, none is checked.
+            for (u, w) in out.iter_mut().zip(fresh) {
+                counter += Self::step(w);
+                *u = pack.pack(counter, Self::tail(w));
+            }
+            return (out.len(), counter);
+        }
+        let mut made = 0;
+        for (u, w) in out.iter_mut().zip(fresh) {
+            let next = counter + Self::step(w);
+            if next > limit {
+                break;
+            }
+            counter = next;
+            *u = pack.pack(counter, Self::tail(w));
+            made += 1;
+        }
+        (made, counter)
     }
 }
 

@@ -355,6 +355,98 @@ impl<C, R> V7Generator<C, R> {
     }
 }
 
+impl V7Stamp {
+    /// Methods 1 and 3: the 32 random bits after the counter are `(tail & keep) | id`,
+    /// the machine ID (if any) in `id`, where `pack_tail` places it.
+    fn tail_masks(&self) -> (u64, u64) {
+        match &self.machine_id {
+            None => (0xffff_ffff, 0),
+            Some(m) if self.id_last => {
+                (0xffff_ffff & !((1 << m.bits()) - 1), m.place_last(0) as u64)
+            }
+            Some(m) => {
+                let rest = MachineId::V7_RANDOM_BITS - m.bits();
+                (
+                    (1 << rest) - 1,
+                    m.place(0, MachineId::V7_RANDOM_BITS) as u64,
+                )
+            }
+        }
+    }
+}
+
+/// A run of Method 1: `high` the timestamp and version, `id` the machine ID's bits and
+/// the variant, `keep` the random bits of the tail (see [`V7Stamp::tail_masks`]).
+struct CounterRun {
+    high: u64,
+    keep: u64,
+    id: u64,
+}
+
+impl sealed::RunPack for CounterRun {
+    #[inline(always)]
+    fn pack(&self, counter: u128, tail: u64) -> Uuid {
+        // The counter is at most 42 bits wide: 12 in `rand_a`, 30 at the head of `rand_b`.
+        let c = counter as u64;
+        Uuid::from_u64_pair(
+            self.high | (c >> 30),
+            ((c << 34) >> 2) | self.id | (tail & self.keep),
+        )
+    }
+}
+
+/// A run of Method 3: `high` the millisecond, version and fraction; `id` and `keep` as
+/// for [`CounterRun`].
+struct PrecisionRun {
+    high: u64,
+    keep: u64,
+    id: u64,
+}
+
+impl sealed::RunPack for PrecisionRun {
+    #[inline(always)]
+    fn pack(&self, counter: u128, tail: u64) -> Uuid {
+        // The counter is at most 30 bits wide.
+        Uuid::from_u64_pair(
+            self.high,
+            ((counter as u64) << 32) | self.id | (tail & self.keep),
+        )
+    }
+}
+
+/// A run of Method 2 without a machine ID: the 74-bit value in `rand_a` and `rand_b`.
+struct RandomRun {
+    high: u64,
+}
+
+impl sealed::RunPack for RandomRun {
+    #[inline(always)]
+    fn pack(&self, v: u128, _: u64) -> Uuid {
+        Uuid::from_u64_pair(
+            self.high | (v >> 62) as u64,
+            (v as u64 & ((1 << 62) - 1)) | 1 << 63,
+        )
+    }
+}
+
+/// A run of Method 2 with a machine ID of `bits` below the random value.
+struct RandomIdRun {
+    high: u64,
+    bits: u32,
+    id: u128,
+}
+
+impl sealed::RunPack for RandomIdRun {
+    #[inline(always)]
+    fn pack(&self, counter: u128, _: u64) -> Uuid {
+        let v = (counter << self.bits) | self.id;
+        Uuid::from_u64_pair(
+            self.high | (v >> 62) as u64,
+            (v as u64 & ((1 << 62) - 1)) | 1 << 63,
+        )
+    }
+}
+
 /// v7's stamp: a method's timestamp units (milliseconds, or 1/4096 ms for `Precision`)
 /// and how it fills `rand_a` and `rand_b`.
 impl sealed::Stamp for V7Stamp {
@@ -435,6 +527,38 @@ impl sealed::Stamp for V7Stamp {
         }
     }
 
+    #[inline]
+    fn with_run_pack<V: sealed::RunVisit>(&self, t: u64, visit: V) -> V::Out {
+        match self.method {
+            V7Method::Counter => {
+                let (keep, id) = self.tail_masks();
+                visit.visit(CounterRun {
+                    high: (t << 16) | 0x7000,
+                    keep,
+                    id: id | 1 << 63,
+                })
+            }
+            V7Method::Precision => {
+                let (keep, id) = self.tail_masks();
+                visit.visit(PrecisionRun {
+                    high: ((t >> 12) << 16) | 0x7000 | (t & 0xfff),
+                    keep,
+                    id: id | 1 << 63,
+                })
+            }
+            V7Method::Random => match &self.machine_id {
+                None => visit.visit(RandomRun {
+                    high: (t << 16) | 0x7000,
+                }),
+                Some(m) => visit.visit(RandomIdRun {
+                    high: (t << 16) | 0x7000,
+                    bits: m.bits(),
+                    id: m.value() as u128,
+                }),
+            },
+        }
+    }
+
     fn last_millis(&self, units: u64) -> u64 {
         match self.method {
             V7Method::Precision => units >> 12,
@@ -460,5 +584,75 @@ impl sealed::Stamp for V7Stamp {
     fn forget_machine_id(&mut self) -> Option<u32> {
         self.machine_id = None;
         (self.method == V7Method::Random).then_some(74)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generator::timed::sealed::{RunPack, RunVisit, Stamp};
+
+    /// Packs `cases` with the run's packer.
+    struct PackAll<'a>(&'a [(u128, u64)]);
+
+    impl RunVisit for PackAll<'_> {
+        type Out = Vec<Uuid>;
+        fn visit<P: RunPack>(self, pack: P) -> Vec<Uuid> {
+            self.0.iter().map(|&(c, tail)| pack.pack(c, tail)).collect()
+        }
+    }
+
+    /// A run's packer makes what `pack_tail` makes, for every method, with and without a
+    /// machine ID (given, or brought by a lease), at the edges of each field.
+    #[test]
+    fn run_packers_pack_as_pack_tail_does() {
+        let mut stamps = Vec::new();
+        for method in V7Method::ALL {
+            stamps.push(V7Stamp::from(method));
+            for (value, bits) in [(0, 1), (1, 1), (5, 3), (0x7fff_ffff, 31), (0x1234, 16)] {
+                let id = MachineId::new(value, bits).unwrap();
+                for id_last in [false, true] {
+                    stamps.push(V7Stamp {
+                        method,
+                        machine_id: Some(id),
+                        id_last,
+                    });
+                }
+            }
+        }
+        let tails = [0, 1, 0xffff_ffff, 0x8000_0001, 0x1234_5678];
+        for stamp in stamps {
+            let (t_max, c_bits) = match stamp.method {
+                V7Method::Counter => ((1u64 << 48) - 1, 42),
+                V7Method::Precision => ((1u64 << 60) - 1, 30),
+                V7Method::Random => (
+                    (1u64 << 48) - 1,
+                    74 - stamp.machine_id.map_or(0, |m| m.bits()),
+                ),
+            };
+            let c_max = (1u128 << c_bits) - 1;
+            let counters = [
+                0,
+                1,
+                c_max,
+                c_max >> 1,
+                (1 << 30) - 1,
+                1 << 29,
+                0x2_5555_5555,
+            ];
+            let mut cases = Vec::new();
+            for c in counters.into_iter().filter(|&c| c <= c_max) {
+                for tail in tails {
+                    let tail = if stamp.tail_bytes() == 0 { 0 } else { tail };
+                    cases.push((c, tail));
+                }
+            }
+            for t in [0, 1, 0xfff, 0x1000, 1_700_000_000_000, t_max] {
+                let run = stamp.with_run_pack(t, PackAll(&cases));
+                for (&(c, tail), u) in cases.iter().zip(run) {
+                    assert_eq!(u, stamp.pack_tail((t, c), tail), "{stamp:?} {t} {c} {tail}");
+                }
+            }
+        }
     }
 }
