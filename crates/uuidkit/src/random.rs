@@ -31,21 +31,32 @@
 //! `rand_chacha::ChaCha8Rng::seed_from_u64(7)`.
 
 use core::cell::RefCell;
-use core::mem::ManuallyDrop;
 
-use aes::Aes128Enc;
-use ctr::cipher::{KeyIvInit, StreamCipher};
 use rand_chacha::ChaCha8Rng;
 pub use rand_core::{RngCore, SeedableRng};
 
+use crate::platform::{AesCtr, Mask, uuid_blocks};
 use crate::uuid::Uuid;
 
 /// Output after which the per-thread generator is rekeyed from the OS.
 const RESEED_AFTER_BYTES: i64 = 64 * 1024;
 
 /// Bytes of keystream produced at once: the cipher runs in bulk (where its SIMD or AES
-/// implementation is fastest) and a v4 UUID is then a 16-byte copy and an index bump.
+/// implementation is fastest) and a small draw is then a copy and an index bump. Large
+/// fills (a batch of v4 UUIDs, a v7 batch's random bits) skip the buffer: the cipher
+/// writes straight into them, this many bytes at a time.
 const BUFFER_BYTES: usize = 1024;
+
+/// [`BUFFER_BYTES`] in 16-byte blocks.
+const BUFFER_BLOCKS: usize = BUFFER_BYTES / 16;
+
+/// What makes 16 random bytes a v4 UUID, as a mask on the bytes read as a native
+/// `u128`: [`crate::layout::v4::encode`]'s version and variant bits, set as the cipher
+/// stores its blocks.
+const V4_MASK: Mask = Mask {
+    and: u128::from_ne_bytes(0xffff_ffff_ffff_0fff_3fff_ffff_ffff_ffff_u128.to_be_bytes()),
+    or: u128::from_ne_bytes(((4u128 << 76) | (1 << 63)).to_be_bytes()),
+};
 
 /// The stream cipher behind [`Csprng`] (see the module documentation for why each).
 ///
@@ -88,18 +99,16 @@ pub fn cipher() -> Cipher {
     }
 }
 
-// A 64-bit block counter (little-endian: the cheapest to step) in a zero nonce: a key
-// lasts 4,096 blocks (64 KiB), so the counter never comes near wrapping.
-type Aes128Ctr = ctr::Ctr64LE<Aes128Enc>;
-
 // One per thread, in its thread-local state: boxing the larger variant would add an
 // allocation, a pointer to follow on every refill and drop glue, to save 450 bytes.
 #[allow(clippy::large_enum_variant)]
 enum Keystream {
-    // `ManuallyDrop`: the expanded keys are plain arrays with nothing to free, and a
-    // thread-local without drop glue needs no destructor registered, which keeps every
-    // visit to it one check shorter.
-    Aes(ManuallyDrop<Aes128Ctr>),
+    // A 64-bit block counter (little-endian: the cheapest to step) in a zero nonce,
+    // written straight into its destination (`crate::platform::AesCtr`): a key lasts
+    // 4,096 blocks (64 KiB), so the counter never comes near wrapping. Its expanded keys
+    // are plain arrays with nothing to free: a thread-local without drop glue needs no
+    // destructor registered, which keeps every visit to it one check shorter.
+    Aes(AesCtr),
     ChaCha(ChaCha8Rng),
     /// A thread that has not drawn yet.
     Unset,
@@ -112,26 +121,27 @@ impl Keystream {
             Cipher::Aes128Ctr => {
                 let (key, _) = seed.split_at(16);
                 let key: [u8; 16] = key.try_into().expect("16 of 32 bytes");
-                Keystream::Aes(ManuallyDrop::new(Aes128Ctr::new(
-                    &key.into(),
-                    &[0u8; 16].into(),
-                )))
+                Keystream::Aes(AesCtr::new(key))
             }
             Cipher::ChaCha8 => Keystream::ChaCha(ChaCha8Rng::from_seed(seed)),
         }
     }
 
-    /// Overwrites `dst` with the next `dst.len()` bytes of keystream.
+    /// Overwrites `dst` with the next `dst.len()` blocks of keystream, each masked by
+    /// `mask` when there is one.
     #[inline]
-    fn write(&mut self, dst: &mut [u8]) {
+    fn write(&mut self, dst: &mut [[u8; 16]], mask: Option<Mask>) {
         match self {
-            Keystream::Aes(c) => {
-                // Counter mode XORs the keystream into the buffer: into zeros, it is the
-                // keystream itself.
-                dst.fill(0);
-                c.apply_keystream(dst);
+            // The blocks are stored straight into `dst`: no zeroed buffer to XOR into.
+            Keystream::Aes(c) => c.blocks(dst, mask),
+            Keystream::ChaCha(c) => {
+                c.fill_bytes(dst.as_flattened_mut());
+                if let Some(m) = mask {
+                    for b in dst {
+                        *b = ((u128::from_ne_bytes(*b) & m.and) | m.or).to_ne_bytes();
+                    }
+                }
             }
-            Keystream::ChaCha(c) => c.fill_bytes(dst),
             Keystream::Unset => unreachable!("keyed before the first byte"),
         }
     }
@@ -145,7 +155,8 @@ pub(crate) struct ThreadRng {
     budget: i64,
     /// Keys this thread has used since its stream was created or a fork renewed it.
     keys: u32,
-    buf: [u8; BUFFER_BYTES],
+    buf: [[u8; 16]; BUFFER_BLOCKS],
+    /// Bytes of `buf` handed out.
     pos: usize,
 }
 
@@ -158,7 +169,7 @@ impl ThreadRng {
         fork_generation: u64::MAX,
         budget: 0,
         keys: 0,
-        buf: [0; BUFFER_BYTES],
+        buf: [[0; 16]; BUFFER_BLOCKS],
         pos: BUFFER_BYTES,
     };
 
@@ -172,7 +183,7 @@ impl ThreadRng {
             fork_generation,
             budget: RESEED_AFTER_BYTES,
             keys: 1,
-            buf: [0; BUFFER_BYTES],
+            buf: [[0; 16]; BUFFER_BLOCKS],
             pos: BUFFER_BYTES,
         }
     }
@@ -219,7 +230,7 @@ impl ThreadRng {
     #[cold]
     fn refill(&mut self) {
         self.spend_buffer();
-        self.stream.write(&mut self.buf);
+        self.stream.write(&mut self.buf, None);
         self.pos = 0;
     }
 
@@ -234,7 +245,7 @@ impl ThreadRng {
         // check per draw instead of two.
         let pos = self.pos.min(BUFFER_BYTES - N);
         let mut out = [0u8; N];
-        out.copy_from_slice(&self.buf[pos..pos + N]);
+        out.copy_from_slice(&self.buf.as_flattened()[pos..pos + N]);
         self.pos = pos + N;
         out
     }
@@ -245,7 +256,7 @@ impl ThreadRng {
         loop {
             let avail = BUFFER_BYTES - self.pos;
             let n = avail.min(dst.len());
-            dst[..n].copy_from_slice(&self.buf[self.pos..self.pos + n]);
+            dst[..n].copy_from_slice(&self.buf.as_flattened()[self.pos..self.pos + n]);
             self.pos += n;
             dst = &mut dst[n..];
             if dst.is_empty() {
@@ -254,7 +265,7 @@ impl ThreadRng {
             while dst.len() >= BUFFER_BYTES {
                 let (run, rest) = dst.split_at_mut(BUFFER_BYTES);
                 self.spend_buffer();
-                self.stream.write(run);
+                self.stream.write(run.as_chunks_mut::<16>().0, None);
                 dst = rest;
             }
             if dst.is_empty() {
@@ -264,23 +275,30 @@ impl ThreadRng {
         }
     }
 
-    /// Fills `out` with `make` of 16 fresh bytes each, in runs over the buffer: no
-    /// per-item check beyond the run's length.
-    #[inline]
-    pub(crate) fn fill16<T>(&mut self, out: &mut [T], make: impl Fn([u8; 16]) -> T) {
-        let mut out = out;
-        while !out.is_empty() {
-            if BUFFER_BYTES - self.pos < 16 {
-                self.refill();
-            }
-            let n = ((BUFFER_BYTES - self.pos) / 16).min(out.len());
+    /// Overwrites `out` with fresh blocks of keystream, each masked by `mask`: what whole
+    /// blocks the buffer holds, then whole kilobytes written by the cipher straight into
+    /// `out` (masked as they are stored), then the rest from a refill.
+    pub(crate) fn fill_masked(&mut self, mut out: &mut [[u8; 16]], mask: Mask) {
+        loop {
+            let held = &self.buf.as_flattened()[self.pos..];
+            let n = (held.len() / 16).min(out.len());
             let (run, rest) = out.split_at_mut(n);
-            let bytes = &self.buf[self.pos..self.pos + 16 * n];
-            for (o, b) in run.iter_mut().zip(bytes.chunks_exact(16)) {
-                *o = make(b.try_into().expect("chunks of 16"));
+            for (o, b) in run.iter_mut().zip(held.chunks_exact(16)) {
+                let b = u128::from_ne_bytes(b.try_into().expect("chunks of 16"));
+                *o = ((b & mask.and) | mask.or).to_ne_bytes();
             }
             self.pos += 16 * n;
             out = rest;
+            while out.len() >= BUFFER_BLOCKS {
+                let (run, rest) = out.split_at_mut(BUFFER_BLOCKS);
+                self.spend_buffer();
+                self.stream.write(run, Some(mask));
+                out = rest;
+            }
+            if out.is_empty() {
+                return;
+            }
+            self.refill();
         }
     }
 }
@@ -355,7 +373,7 @@ pub(crate) fn bytes16() -> [u8; 16] {
 /// Fills `out` with v4 UUIDs from the default CSPRNG, in one visit to the thread's state.
 #[inline]
 pub(crate) fn fill_v4(out: &mut [Uuid]) {
-    with_thread_rng(|s| s.fill16(out, crate::layout::v4::encode))
+    with_thread_rng(|s| s.fill_masked(uuid_blocks(out), V4_MASK))
 }
 
 #[cfg(test)]
@@ -465,7 +483,7 @@ mod tests {
                 // What the parent goes on with: a copy of the state as fork leaves it.
                 let parent_next = with_thread_rng(|s| {
                     let mut copy = [0u8; 64];
-                    copy.copy_from_slice(&s.buf[s.pos..s.pos + 64]);
+                    copy.copy_from_slice(&s.buf.as_flattened()[s.pos..s.pos + 64]);
                     s.fork_generation = s.fork_generation.wrapping_sub(1);
                     copy
                 });
@@ -474,6 +492,15 @@ mod tests {
                 assert_ne!(parent_next, child_next, "{c}");
                 assert_eq!(current_cipher(), c, "the cipher is kept");
             });
+        }
+    }
+
+    #[test]
+    fn the_v4_mask_is_the_v4_layout() {
+        for x in [0u128, u128::MAX, 0x0123_4567_89ab_cdef_fedc_ba98_7654_3210] {
+            let b = x.to_be_bytes();
+            let masked = ((u128::from_ne_bytes(b) & V4_MASK.and) | V4_MASK.or).to_ne_bytes();
+            assert_eq!(Uuid::from_bytes(masked), crate::layout::v4::encode(b));
         }
     }
 

@@ -1,5 +1,6 @@
 //! The one place where uuidkit uses `unsafe`: what must talk to the CPU or the operating
-//! system below `std` — the SIMD text codec ([`simd`]), the time-stamp counter ([`tsc`])
+//! system below `std` — the SIMD text codec ([`simd`]), the CSPRNG's AES-128-CTR written straight
+//! into its destination ([`AesCtr`]), the time-stamp counter ([`tsc`])
 //! the `fork` hooks ([`fork_generation`], [`set_fork_handlers`]) and the coarse monotonic
 //! clock ([`fence_clock_ns`]). Every block carries a `// SAFETY:`
 //! comment; everything here is checked against a safe reference path by tests, fuzzing
@@ -7,7 +8,11 @@
 
 #![allow(unsafe_code)]
 
+#[cfg(feature = "std")]
+mod aes;
 pub(crate) mod simd;
+#[cfg(feature = "std")]
+pub(crate) use aes::{AesCtr, Mask, uuid_blocks};
 #[cfg(feature = "std")]
 pub(crate) mod tsc;
 
