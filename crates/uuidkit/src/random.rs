@@ -138,7 +138,7 @@ impl Keystream {
                 c.fill_bytes(dst.as_flattened_mut());
                 if let Some(m) = mask {
                     for b in dst {
-                        *b = ((u128::from_ne_bytes(*b) & m.and) | m.or).to_ne_bytes();
+                        *b = m.apply(*b);
                     }
                 }
             }
@@ -284,8 +284,7 @@ impl ThreadRng {
             let n = (held.len() / 16).min(out.len());
             let (run, rest) = out.split_at_mut(n);
             for (o, b) in run.iter_mut().zip(held.chunks_exact(16)) {
-                let b = u128::from_ne_bytes(b.try_into().expect("chunks of 16"));
-                *o = ((b & mask.and) | mask.or).to_ne_bytes();
+                *o = mask.apply(b.try_into().expect("chunks of 16"));
             }
             self.pos += 16 * n;
             out = rest;
@@ -499,7 +498,7 @@ mod tests {
     fn the_v4_mask_is_the_v4_layout() {
         for x in [0u128, u128::MAX, 0x0123_4567_89ab_cdef_fedc_ba98_7654_3210] {
             let b = x.to_be_bytes();
-            let masked = ((u128::from_ne_bytes(b) & V4_MASK.and) | V4_MASK.or).to_ne_bytes();
+            let masked = V4_MASK.apply(b);
             assert_eq!(Uuid::from_bytes(masked), crate::layout::v4::encode(b));
         }
     }
