@@ -9,10 +9,14 @@
 //! overlap, so neither do their UUIDs.
 //!
 //! Block size adapts to demand: a block that lasted less than the kind's target time
-//! (about 30 ms of the clock) is followed by one twice as large, one that lasted longer by
-//! one half as large, between a floor (cheap for one-UUID commands, and keeping other processes'
+//! (about 30 ms of the clock) is followed by one that would last the target at the pace
+//! the last one went (at least twice as large), one that lasted longer by one half as
+//! large, between a floor (cheap for one-UUID commands, and keeping other processes'
 //! timestamps close to the clock) and a ceiling (bounding how far ahead of the clock
-//! other processes' blocks start).
+//! other processes' blocks start). Growing by the pace, not by doubling, takes a process
+//! at full speed from the floor to the ceiling in two leases instead of ten: each lease
+//! is a lock and a rename of the file, and the rename is the dearest part (on ext4 it
+//! starts the new file's write-out, about 0.4 ms on a virtual disk).
 
 use std::sync::Arc;
 
@@ -30,6 +34,22 @@ pub struct BlockSizes {
     pub(crate) max: u128,
     /// A block that lasts less than this much of the clock is followed by a larger one.
     pub(crate) target: u128,
+}
+
+impl BlockSizes {
+    /// The size of the block after one of `len` positions that lasted `lasted` of the
+    /// clock: shorter than the target, one `target / lasted` times as large (at least
+    /// twice; at once the ceiling when the clock did not move), so that at the same pace it
+    /// lasts the target; longer, one half as large. Always between the floor and the
+    /// ceiling.
+    pub(crate) fn next(&self, len: u128, lasted: u128) -> u128 {
+        if lasted < self.target {
+            let grow = self.target.checked_div(lasted).unwrap_or(u128::MAX).max(2);
+            len.saturating_mul(grow).clamp(self.min, self.max)
+        } else {
+            (len / 2).clamp(self.min, self.max)
+        }
+    }
 }
 
 /// What [`StoreLink::admit`] decided.
@@ -195,11 +215,7 @@ impl StoreLink {
         clock_seq: Option<ClockSeqWish>,
     ) -> Admit {
         if let Some((_, _, leased_at)) = self.block {
-            self.len = if clock.saturating_sub(leased_at) < self.sizes.target {
-                self.len.saturating_mul(2).min(self.sizes.max)
-            } else {
-                (self.len / 2).max(self.sizes.min)
-            };
+            self.len = self.sizes.next(self.len, clock.saturating_sub(leased_at));
         }
         let wish = clock_seq.unwrap_or(ClockSeqWish {
             fixed: None,
@@ -260,5 +276,42 @@ impl StoreLink {
                 Admit::Fallback
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::BlockSizes;
+
+    const MS: u128 = 1 << 42;
+    const SIZES: BlockSizes = BlockSizes {
+        min: MS >> 6,
+        max: 16 * MS,
+        target: 32 * MS,
+    };
+
+    /// A process whose blocks each end at the next millisecond (a v7 at any rate) reaches
+    /// the ceiling in two leases; doubling took ten.
+    #[test]
+    fn a_block_that_lasted_a_millisecond_grows_to_the_ceiling_in_two_leases() {
+        let second = SIZES.next(SIZES.min, MS);
+        assert_eq!(second, SIZES.min * 32);
+        assert_eq!(SIZES.next(second, MS), SIZES.max);
+        assert_eq!(SIZES.next(SIZES.max, MS), SIZES.max);
+    }
+
+    #[test]
+    fn growth_is_at_least_twice_and_a_clock_that_did_not_move_gives_the_ceiling() {
+        // Lasted most of the target: twice, not 1.07 times.
+        assert_eq!(SIZES.next(SIZES.min, 30 * MS), SIZES.min * 2);
+        assert_eq!(SIZES.next(SIZES.min, 0), SIZES.max);
+        assert_eq!(SIZES.next(SIZES.max - 1, 1), SIZES.max);
+    }
+
+    #[test]
+    fn a_block_that_outlasted_the_target_halves_down_to_the_floor() {
+        assert_eq!(SIZES.next(SIZES.max, SIZES.target), SIZES.max / 2);
+        assert_eq!(SIZES.next(SIZES.min, u128::MAX), SIZES.min);
+        assert_eq!(SIZES.next(SIZES.min + 1, SIZES.target), SIZES.min);
     }
 }
