@@ -14,9 +14,14 @@
 //! large, between a floor (cheap for one-UUID commands, and keeping other processes'
 //! timestamps close to the clock) and a ceiling (bounding how far ahead of the clock
 //! other processes' blocks start). Growing by the pace, not by doubling, takes a process
-//! at full speed from the floor to the ceiling in two leases instead of ten: each lease
+//! at full speed from the floor to the ceiling in a few leases instead of ten: each lease
 //! is a lock and a rename of the file, and the rename is the dearest part (on ext4 it
-//! starts the new file's write-out, about 0.4 ms on a virtual disk).
+//! starts the new file's write-out, about 0.4 ms on a virtual disk). A block never spans
+//! more than four times the clock time since the link's first lease: a short process
+//! whose second lease comes a moment after its first (the millisecond turned) would
+//! otherwise take a block of the ceiling's size, and a loop of short commands would run
+//! others' timestamps up to the ceiling ahead of the clock (a block is leased whole,
+//! used or not).
 
 use std::sync::Arc;
 
@@ -39,13 +44,15 @@ pub struct BlockSizes {
 impl BlockSizes {
     /// The size of the block after one of `len` positions that lasted `lasted` of the
     /// clock: shorter than the target, one `target / lasted` times as large (at least
-    /// twice; at once the ceiling when the clock did not move), so that at the same pace it
-    /// lasts the target; longer, one half as large. Always between the floor and the
-    /// ceiling.
-    pub(crate) fn next(&self, len: u128, lasted: u128) -> u128 {
+    /// twice; the clock not having moved counts as one unit), so that at the same pace it
+    /// lasts the target, but at most four times `age` (the clock since the first lease);
+    /// longer, one half as large. Always between the floor and the ceiling.
+    pub(crate) fn next(&self, len: u128, lasted: u128, age: u128) -> u128 {
         if lasted < self.target {
-            let grow = self.target.checked_div(lasted).unwrap_or(u128::MAX).max(2);
-            len.saturating_mul(grow).clamp(self.min, self.max)
+            let grow = (self.target / lasted.max(1)).max(2);
+            len.saturating_mul(grow)
+                .min(age.saturating_mul(4))
+                .clamp(self.min, self.max)
         } else {
             (len / 2).clamp(self.min, self.max)
         }
@@ -88,6 +95,9 @@ pub(crate) struct StoreLink {
     len: u128,
     /// The leased block, inclusive, and the clock reading when it was leased.
     block: Option<(u128, u128, u128)>,
+    /// The clock reading at this process's first lease: how long it has been leasing
+    /// bounds how large its blocks grow.
+    first_lease: Option<u128>,
     fork_generation: u64,
     warnings: Vec<StoreWarning>,
     failed: bool,
@@ -113,6 +123,7 @@ impl StoreLink {
             sizes,
             len: sizes.min,
             block: None,
+            first_lease: None,
             fork_generation: crate::platform::fork_generation(),
             warnings: Vec::new(),
             failed: false,
@@ -193,9 +204,12 @@ impl StoreLink {
         // `new` registered the fork hook, so the cheaper load is enough.
         let fork = crate::platform::fork_generation_relaxed();
         if fork != self.fork_generation {
-            // A child never uses its parent's block: the parent goes on using it.
+            // A child never uses its parent's block: the parent goes on using it. Its
+            // blocks grow from the floor again, as a new process's.
             self.fork_generation = fork;
             self.block = None;
+            self.first_lease = None;
+            self.len = self.sizes.min;
         }
         if let Some((start, end, _)) = self.block
             && (start..=end).contains(&p)
@@ -214,8 +228,13 @@ impl StoreLink {
         max_start: Option<u128>,
         clock_seq: Option<ClockSeqWish>,
     ) -> Admit {
+        let first = *self.first_lease.get_or_insert(clock);
         if let Some((_, _, leased_at)) = self.block {
-            self.len = self.sizes.next(self.len, clock.saturating_sub(leased_at));
+            self.len = self.sizes.next(
+                self.len,
+                clock.saturating_sub(leased_at),
+                clock.saturating_sub(first),
+            );
         }
         let wish = clock_seq.unwrap_or(ClockSeqWish {
             fixed: None,
@@ -289,29 +308,44 @@ mod tests {
         max: 16 * MS,
         target: 32 * MS,
     };
+    /// An age that does not limit.
+    const OLD: u128 = u128::MAX;
 
     /// A process whose blocks each end at the next millisecond (a v7 at any rate) reaches
     /// the ceiling in two leases; doubling took ten.
     #[test]
     fn a_block_that_lasted_a_millisecond_grows_to_the_ceiling_in_two_leases() {
-        let second = SIZES.next(SIZES.min, MS);
+        let second = SIZES.next(SIZES.min, MS, OLD);
         assert_eq!(second, SIZES.min * 32);
-        assert_eq!(SIZES.next(second, MS), SIZES.max);
-        assert_eq!(SIZES.next(SIZES.max, MS), SIZES.max);
+        assert_eq!(SIZES.next(second, MS, OLD), SIZES.max);
+        assert_eq!(SIZES.next(SIZES.max, MS, OLD), SIZES.max);
     }
 
     #[test]
-    fn growth_is_at_least_twice_and_a_clock_that_did_not_move_gives_the_ceiling() {
+    fn growth_is_at_least_twice_and_a_clock_that_did_not_move_counts_as_a_tick() {
         // Lasted most of the target: twice, not 1.07 times.
-        assert_eq!(SIZES.next(SIZES.min, 30 * MS), SIZES.min * 2);
-        assert_eq!(SIZES.next(SIZES.min, 0), SIZES.max);
-        assert_eq!(SIZES.next(SIZES.max - 1, 1), SIZES.max);
+        assert_eq!(SIZES.next(SIZES.min, 30 * MS, OLD), SIZES.min * 2);
+        assert_eq!(SIZES.next(SIZES.min, 0, OLD), SIZES.max);
+        assert_eq!(SIZES.next(SIZES.max - 1, 1, OLD), SIZES.max);
+    }
+
+    /// A block never spans more than four times the time since the first lease: a short
+    /// process whose millisecond turned 10 µs after its first lease gets a block of
+    /// 40 µs, not of the ceiling; never less than the floor.
+    #[test]
+    fn a_young_process_gets_no_more_than_four_times_its_age() {
+        let us = MS / 1000;
+        assert_eq!(SIZES.next(SIZES.min, 10 * us, 10 * us), 40 * us);
+        assert_eq!(SIZES.next(SIZES.min, us, us), SIZES.min);
+        assert_eq!(SIZES.next(SIZES.min, 0, 0), SIZES.min);
+        assert_eq!(SIZES.next(SIZES.min * 32, MS, 2 * MS), 8 * MS);
+        assert_eq!(SIZES.next(SIZES.min * 32, MS, 5 * MS), SIZES.max);
     }
 
     #[test]
     fn a_block_that_outlasted_the_target_halves_down_to_the_floor() {
-        assert_eq!(SIZES.next(SIZES.max, SIZES.target), SIZES.max / 2);
-        assert_eq!(SIZES.next(SIZES.min, u128::MAX), SIZES.min);
-        assert_eq!(SIZES.next(SIZES.min + 1, SIZES.target), SIZES.min);
+        assert_eq!(SIZES.next(SIZES.max, SIZES.target, OLD), SIZES.max / 2);
+        assert_eq!(SIZES.next(SIZES.min, u128::MAX, OLD), SIZES.min);
+        assert_eq!(SIZES.next(SIZES.min + 1, SIZES.target, OLD), SIZES.min);
     }
 }
