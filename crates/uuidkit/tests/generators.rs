@@ -770,3 +770,29 @@ fn a_clock_set_back_during_an_overrun_wait_ends_the_wait() {
         }
     }
 }
+
+/// The rustdoc of `V7Generator` ("Counter overflow"): with `Random` and a machine ID of B
+/// bits, a millisecond holds about 1.5 × 2^(42 − B) UUIDs (the 74 − B bit value is seeded
+/// below its middle and steps by 2^31 on average); past that the embedded time borrows
+/// the next millisecond, ahead of a clock that stands still, and order holds.
+#[test]
+fn v7_random_with_a_31_bit_machine_id_borrows_a_millisecond_every_3000_or_so() {
+    let clock = ManualClock::at_millis(T0_MS);
+    let id = uuidkit::node::machine_id::MachineId::new(0x7fff_ffff, 31).unwrap();
+    let mut g = V7Generator::with_sources(V7Method::Random, &clock, rng(43))
+        .with_machine_id(id)
+        .unwrap();
+    let n = 300_000u64;
+    let mut last = g.next();
+    for _ in 1..n {
+        let u = g.next();
+        assert!(u > last);
+        last = u;
+    }
+    let ms = layout::v7::decode(&last).unwrap().unix_ts_ms - T0_MS;
+    let per_ms = n / ms.max(1);
+    assert!(
+        (2_000..=4_500).contains(&per_ms),
+        "{per_ms} UUIDs a millisecond ({ms} ms ahead of a frozen clock after {n})"
+    );
+}

@@ -171,6 +171,12 @@ impl FromStr for V7Method {
 ///   unit) moves one ahead and the counter is seeded again; nothing wraps or repeats.
 ///   With Method 1 that needs 2^41 UUIDs in one millisecond, so in practice the embedded
 ///   time runs ahead of the clock only after the clock went back, and by at most that step.
+///   With `Random` and a machine ID of B bits the value is 74 − B bits wide, seeded below
+///   its middle and stepping by 2^31 on average: a millisecond holds about
+///   1.5 × 2^(42 − B) UUIDs (some 3,000 with B = 31, 100 million with B = 16), and a
+///   generator asked for more runs ahead of the clock by a millisecond per that many
+///   (RFC 9562 §6.2 allows this; the other choice, waiting for the clock, is the
+///   caller's to make by asking for fewer).
 /// - **Unpredictable**: at least 32 bits of every UUID come fresh from `R` (with `Random`,
 ///   its increment of 1 to 2^32; in a new millisecond, or `Precision`'s new 1/4096 ms,
 ///   the seeded counter's bits as well), less the bits a machine ID takes.
