@@ -115,6 +115,24 @@ pub(crate) mod sealed {
     /// [`pack_tail`](Stamp::pack_tail) makes of `(t, counter)` and `tail`.
     pub trait RunPack {
         fn pack(&self, counter: u128, tail: u64) -> Uuid;
+
+        /// Fills `out` with the UUIDs of counters `counter + 1`, `counter + 2`, … (all
+        /// below the counter's overflow), the tail of each from its `TAIL` bytes of
+        /// `fresh`; gives back the last counter. A packer that can step its packed halves
+        /// instead of packing each UUID anew overrides it.
+        #[inline(always)]
+        fn pack_by_one<const TAIL: usize>(
+            &self,
+            mut counter: u128,
+            out: &mut [Uuid],
+            fresh: &[u8],
+        ) -> u128 {
+            for (u, w) in out.iter_mut().zip(fresh.chunks_exact(TAIL.max(1))) {
+                counter += 1;
+                *u = self.pack(counter, super::tail_of::<TAIL>(w));
+            }
+            counter
+        }
     }
 
     /// What is done with a run's packer ([`Stamp::with_run_pack`]): generic over the
@@ -418,15 +436,21 @@ struct Steps<'a, const TAIL: usize, const STEP: usize> {
     fresh: &'a [u8],
 }
 
+/// The tail bits of a UUID's fresh bytes `w`, the first `TAIL` of them (0, 4 or 8).
+#[inline(always)]
+pub(crate) fn tail_of<const TAIL: usize>(w: &[u8]) -> u64 {
+    match TAIL {
+        0 => 0,
+        4 => u32::from_le_bytes([w[0], w[1], w[2], w[3]]) as u64,
+        _ => u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]),
+    }
+}
+
 impl<const TAIL: usize, const STEP: usize> Steps<'_, TAIL, STEP> {
     /// The tail bits of a UUID's fresh bytes `w`.
     #[inline(always)]
     fn tail(w: &[u8]) -> u64 {
-        match TAIL {
-            0 => 0,
-            4 => u32::from_le_bytes([w[0], w[1], w[2], w[3]]) as u64,
-            _ => u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]),
-        }
+        tail_of::<TAIL>(w)
     }
 
     /// The step of a UUID's fresh bytes `w`: 1 to 2^32 (`STEP` 4), else 1.
@@ -453,16 +477,13 @@ impl<const TAIL: usize, const STEP: usize> sealed::RunVisit for Steps<'_, TAIL, 
         } = self;
         // `counter` is at most its limit, at most 2^74 − 1: nothing wraps.
         let room = limit.saturating_sub(counter);
-        let fresh = fresh.chunks_exact(per);
         if STEP == 0 {
             // Steps of one: as many as there is room for, counted once.
             let n = out.len().min(room.min(usize::MAX as u128) as usize);
-            for (u, w) in out[..n].iter_mut().zip(fresh) {
-                counter += 1;
-                *u = pack.pack(counter, Self::tail(w));
-            }
+            let counter = pack.pack_by_one::<TAIL>(counter, &mut out[..n], fresh);
             return (n, counter);
         }
+        let fresh = fresh.chunks_exact(per);
         if room >> 32 >= out.len() as u128 {
             // Every step is at most 2^32: all of them fit, none is checked.
             for (u, w) in out.iter_mut().zip(fresh) {

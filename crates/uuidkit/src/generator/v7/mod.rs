@@ -399,6 +399,43 @@ impl sealed::RunPack for CounterRun {
             ((c << 34) >> 2) | self.id | (tail & self.keep),
         )
     }
+
+    /// Between two carries out of the counter's low 30 bits (at the head of the low
+    /// half) the high half stays as it is and the low half goes up by 2^32 a UUID: each
+    /// UUID is then an addition, its tail and two stores, where `pack` shifts the
+    /// counter into both halves anew (`gen v7 --no-state`: 47.0 to 38.2 instructions a
+    /// UUID, callgrind, 1,000,000).
+    #[inline(always)]
+    fn pack_by_one<const TAIL: usize>(
+        &self,
+        counter: u128,
+        out: &mut [Uuid],
+        fresh: &[u8],
+    ) -> u128 {
+        const LOW: u64 = (1 << 30) - 1;
+        let per = TAIL.max(1);
+        // At most 42 bits, below its overflow: nothing wraps.
+        let mut c = counter as u64;
+        let (mut out, mut fresh) = (out, fresh);
+        while !out.is_empty() {
+            let first = c + 1;
+            let stay = ((LOW - (first & LOW)) as usize)
+                .saturating_add(1)
+                .min(out.len());
+            let (now, rest) = core::mem::take(&mut out).split_at_mut(stay);
+            let (bits, more) = fresh.split_at(stay * per);
+            let high = self.high | (first >> 30);
+            let mut low = ((first & LOW) << 32) | self.id;
+            for (u, w) in now.iter_mut().zip(bits.chunks_exact(per)) {
+                let tail = super::timed::tail_of::<TAIL>(w) & self.keep;
+                *u = Uuid::from_u64_pair(high, low | tail);
+                low += 1 << 32;
+            }
+            c += stay as u64;
+            (out, fresh) = (rest, more);
+        }
+        c as u128
+    }
 }
 
 /// A run of Method 3: `high` the millisecond, version and fraction; `id` and `keep` as
@@ -608,6 +645,72 @@ mod tests {
         type Out = Vec<Uuid>;
         fn visit<P: RunPack>(self, pack: P) -> Vec<Uuid> {
             self.0.iter().map(|&(c, tail)| pack.pack(c, tail)).collect()
+        }
+    }
+
+    /// `pack_by_one` of `len` UUIDs from `counter`, with tails `fresh`, next to `pack`'s
+    /// one at a time.
+    struct ByOne<'a> {
+        counter: u128,
+        len: usize,
+        fresh: &'a [u8],
+    }
+
+    impl RunVisit for ByOne<'_> {
+        type Out = (Vec<Uuid>, u128, Vec<Uuid>);
+        fn visit<P: RunPack>(self, pack: P) -> Self::Out {
+            let mut out = vec![Uuid::NIL; self.len];
+            let last = pack.pack_by_one::<4>(self.counter, &mut out, self.fresh);
+            let one_at_a_time = (1..=self.len)
+                .map(|i| {
+                    let w = &self.fresh[(i - 1) * 4..];
+                    let tail = u32::from_le_bytes([w[0], w[1], w[2], w[3]]) as u64;
+                    pack.pack(self.counter + i as u128, tail)
+                })
+                .collect();
+            (out, last, one_at_a_time)
+        }
+    }
+
+    /// Method 1's steps of one make what its `pack` makes one UUID at a time, across the
+    /// carries out of the counter's low 30 bits (where its high half changes), up to the
+    /// counter's last value, with and without a machine ID.
+    #[test]
+    fn counter_steps_of_one_pack_as_pack_does_across_the_carries() {
+        let fresh: Vec<u8> = (0..4 * 3000u32)
+            .map(|i| (i.wrapping_mul(2_654_435_761) >> 7) as u8)
+            .collect();
+        let mut stamps = vec![V7Stamp::from(V7Method::Counter)];
+        for (value, bits) in [(1, 1), (0x7fff_ffff, 31), (0x1234, 16)] {
+            stamps.push(V7Stamp {
+                method: V7Method::Counter,
+                machine_id: Some(MachineId::new(value, bits).unwrap()),
+                id_last: false,
+            });
+        }
+        let last = (1u128 << 42) - 1;
+        for stamp in stamps {
+            for (counter, len) in [
+                (0, 3000),
+                ((1 << 30) - 1500, 3000),
+                ((1 << 30) - 1, 1),
+                ((1 << 30) - 2, 2),
+                ((3 << 30) - 7, 20),
+                (last - 3000, 3000),
+                (last - 1, 1),
+                (5, 0),
+            ] {
+                let (out, end, want) = stamp.with_run_pack(
+                    1_700_000_000_000,
+                    ByOne {
+                        counter,
+                        len,
+                        fresh: &fresh,
+                    },
+                );
+                assert_eq!(end, counter + len as u128, "{stamp:?} {counter} {len}");
+                assert_eq!(out, want, "{stamp:?} {counter} {len}");
+            }
         }
     }
 
