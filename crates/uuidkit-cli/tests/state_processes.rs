@@ -10,7 +10,7 @@ use crate::state_common;
 use std::collections::HashSet;
 use std::thread;
 
-use state_common::{TempDir, gen_cmd, spawn, stderr, strictly_increasing, uuids};
+use state_common::{TempDir, gen_cmd, gen_ok, spawn, stderr, strictly_increasing, uuids};
 use uuidkit::Uuid;
 
 const PROCESSES: usize = 8;
@@ -75,4 +75,48 @@ fn processes_sharing_a_state_file_never_write_the_same_uuid() {
             );
         }
     }
+}
+
+/// docs/protocol.md ("Fair share"): a process leases a new block only once the clock has
+/// passed its last one, a block reaches at most 16 ms, and each starts above every block
+/// leased before it, so the blocks above the clock are at most one a process, end to end:
+/// k processes on one state file lead the clock by at most k × 16 ms. Three processes at
+/// full speed and short commands among them (one at a time, so four processes): no
+/// short command's UUID leads the clock, read after it ended, by more than 4 × 16 ms.
+#[test]
+fn processes_on_one_file_lead_the_clock_by_at_most_16_ms_each() {
+    let dir = TempDir::new("state-processes-lead");
+    let state = dir.join("state");
+    let mut bulk: Vec<_> = (0..3)
+        .map(|_| {
+            gen_cmd("v7", 20_000_000, &state)
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .expect("starting gen v7")
+        })
+        .collect();
+    let mut leads = Vec::new();
+    while leads.len() < 200 && bulk.iter_mut().any(|c| c.try_wait().unwrap().is_none()) {
+        let u = gen_ok(&mut gen_cmd("v7", 1, &state))[0];
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_millis() as i64;
+        let ms = (u.as_u128() >> 80) as i64;
+        leads.push(ms - now);
+    }
+    for mut c in bulk {
+        assert!(c.wait().unwrap().success());
+    }
+    assert!(
+        leads.len() >= 5,
+        "only {} short commands ran beside the others",
+        leads.len()
+    );
+    let most = *leads.iter().max().unwrap();
+    assert!(
+        most <= 4 * 16,
+        "a UUID {most} ms ahead of the clock: {leads:?}"
+    );
 }
