@@ -447,12 +447,6 @@ pub(crate) fn tail_of<const TAIL: usize>(w: &[u8]) -> u64 {
 }
 
 impl<const TAIL: usize, const STEP: usize> Steps<'_, TAIL, STEP> {
-    /// The tail bits of a UUID's fresh bytes `w`.
-    #[inline(always)]
-    fn tail(w: &[u8]) -> u64 {
-        tail_of::<TAIL>(w)
-    }
-
     /// The step of a UUID's fresh bytes `w`: 1 to 2^32 (`STEP` 4), else 1.
     #[inline(always)]
     fn step(w: &[u8]) -> u128 {
@@ -488,7 +482,7 @@ impl<const TAIL: usize, const STEP: usize> sealed::RunVisit for Steps<'_, TAIL, 
             // Every step is at most 2^32: all of them fit, none is checked.
             for (u, w) in out.iter_mut().zip(fresh) {
                 counter += Self::step(w);
-                *u = pack.pack(counter, Self::tail(w));
+                *u = pack.pack(counter, tail_of::<TAIL>(w));
             }
             return (out.len(), counter);
         }
@@ -499,7 +493,7 @@ impl<const TAIL: usize, const STEP: usize> sealed::RunVisit for Steps<'_, TAIL, 
                 break;
             }
             counter = next;
-            *u = pack.pack(counter, Self::tail(w));
+            *u = pack.pack(counter, tail_of::<TAIL>(w));
             made += 1;
         }
         (made, counter)
