@@ -10,11 +10,16 @@
 //!    must write exactly as the scalar encoders do, and whose text, in the form and case
 //!    the next byte picks and then edited by the bytes after it, must again parse alike.
 //!    This reaches the near-valid texts where a vector kernel could accept too much.
+//! 3. as lines (the raw bytes, and the edited text among valid lines, so that it falls in
+//!    each place of the batch parser's four-line blocks): `text::parse_lines` and
+//!    `text::check_lines` take exactly the lines before the first one `parse_scalar`
+//!    rejects, `parse_lines` with the reference's UUIDs.
 
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use uuidkit::__private::{encode_hyphenated, encode_simple, parse_scalar};
+use uuidkit::text::{check_lines, parse_lines};
 use uuidkit::{Case, Format, Uuid};
 
 const FORMS: [Format; 4] = [
@@ -75,6 +80,37 @@ fn same_encode(bytes: &[u8; 16]) {
     );
 }
 
+/// The batch line parsers agree with the scalar reference, line by line, on `text`.
+fn same_lines(text: &[u8]) {
+    let mut want = Vec::new();
+    let mut bytes = 0;
+    for line in text.split_inclusive(|&b| b == b'\n') {
+        let Some(body) = line.strip_suffix(b"\n") else {
+            break;
+        };
+        let body = body.strip_suffix(b"\r").unwrap_or(body);
+        match parse_scalar(body) {
+            Ok(u) => want.push(u),
+            Err(_) => break,
+        }
+        bytes += line.len();
+    }
+    let mut out = vec![Uuid::NIL; want.len() + 1];
+    let parsed = parse_lines(text, &mut out);
+    let context = text.escape_ascii().to_string();
+    assert_eq!(
+        (parsed.uuids, parsed.bytes),
+        (want.len(), bytes),
+        "parse_lines on {context:?}"
+    );
+    assert_eq!(&out[..want.len()], &want[..], "parse_lines on {context:?}");
+    assert_eq!(
+        check_lines(text, usize::MAX),
+        parsed,
+        "check_lines on {context:?}"
+    );
+}
+
 /// The text of `u` chosen by `pick`: form (bits 0-1) and case (bits 2-3: lower, upper, or
 /// mixed by the UUID's own bits), the URN prefix upper-cased when bit 4 is set.
 fn text_of(bytes: &[u8; 16], pick: u8) -> Vec<u8> {
@@ -101,6 +137,7 @@ fn text_of(bytes: &[u8; 16], pick: u8) -> Vec<u8> {
 
 fuzz_target!(|data: &[u8]| {
     same_parse(data);
+    same_lines(data);
 
     let Some((bytes, rest)) = data.split_first_chunk::<16>() else {
         return;
@@ -131,4 +168,16 @@ fuzz_target!(|data: &[u8]| {
         }
         same_parse(&t);
     }
+    // The edited text as the line after `pick % 6` valid ones, and before three more.
+    let valid = text_of(bytes, pick);
+    let mut lines = Vec::new();
+    for i in 0..usize::from(pick % 6) + 4 {
+        lines.extend_from_slice(if i == usize::from(pick % 6) {
+            &t
+        } else {
+            &valid
+        });
+        lines.push(b'\n');
+    }
+    same_lines(&lines);
 });

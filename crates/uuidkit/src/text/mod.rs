@@ -75,10 +75,11 @@ pub fn encode_lines(
     simd::encode_lines(uuids, format, case, end, out)
 }
 
-/// How much of a text [`parse_lines`] took.
+/// How much of a text [`parse_lines`] (or [`check_lines`]) took.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct ParsedLines {
-    /// UUIDs written to the front of the output slice, one for each line taken.
+    /// Lines taken, each a UUID: [`parse_lines`] wrote their UUIDs to the front of its
+    /// output slice.
     pub uuids: usize,
     /// Bytes of the text taken: those lines with their line ends.
     pub bytes: usize,
@@ -111,6 +112,26 @@ pub struct ParsedLines {
 /// ```
 pub fn parse_lines(text: &[u8], out: &mut [Uuid]) -> ParsedLines {
     let (uuids, bytes) = simd::parse_lines(text, out);
+    ParsedLines { uuids, bytes }
+}
+
+/// What [`parse_lines`] would take of `text` with room for `max` UUIDs, without decoding
+/// them: for a caller that only needs to know which lines are UUIDs (a validator), and
+/// so skips joining each line's digits into bytes and storing them. The same lines,
+/// the same bytes, whatever the text (tested against [`parse_lines`]).
+///
+/// ```
+/// use uuidkit::text::{check_lines, parse_lines, ParsedLines};
+/// use uuidkit::Uuid;
+/// let text = b"f81d4fae-7dec-11d0-a765-00a0c91e6bf6\r\n\
+///              {F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6}\n\
+///              not a uuid\n";
+/// assert_eq!(check_lines(text, usize::MAX), ParsedLines { uuids: 2, bytes: 77 });
+/// assert_eq!(check_lines(text, 1), ParsedLines { uuids: 1, bytes: 38 });
+/// assert_eq!(check_lines(text, usize::MAX), parse_lines(text, &mut [Uuid::NIL; 16]));
+/// ```
+pub fn check_lines(text: &[u8], max: usize) -> ParsedLines {
+    let (uuids, bytes) = simd::check_lines(text, max);
     ParsedLines { uuids, bytes }
 }
 

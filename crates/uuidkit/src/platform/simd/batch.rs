@@ -47,6 +47,22 @@ pub(crate) fn parse_lines(text: &[u8], out: &mut [Uuid]) -> (usize, usize) {
     parse_lines_scalar(text, out)
 }
 
+/// What [`parse_lines`] would take of `text` into an `out` of `max` UUIDs (the lines and
+/// their bytes), without decoding them: for a caller that only counts valid lines.
+pub(crate) fn check_lines(text: &[u8], max: usize) -> (usize, usize) {
+    // Zero-sized slots: the parse stores nothing in them, and a slice of any length of
+    // them takes no memory.
+    let mut slots = [(); usize::MAX];
+    let out = &mut slots[..max];
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    {
+        // SAFETY: `level()` only answers levels the CPU supports.
+        unsafe { check_lines_at(super::level::level(), text, out) }
+    }
+    #[cfg(not(all(target_arch = "x86_64", not(miri))))]
+    lines_scalar(text, out, |_| ())
+}
+
 /// One level's encoder of `FORM` (a function of `x86::batch::LEVEL`) for `case` and `end`:
 /// the line length is a constant of each instance.
 #[cfg(target_arch = "x86_64")]
@@ -147,9 +163,33 @@ unsafe fn parse_lines_at(level: Level, text: &[u8], out: &mut [Uuid]) -> (usize,
     }
 }
 
-/// The reference of [`parse_lines`]: each line found with a plain search, its line end
-/// removed, and parsed with [`scalar::parse_scalar`].
+/// [`check_lines`] at `level`.
+///
+/// # Safety
+/// The CPU supports `level`.
+#[cfg(target_arch = "x86_64")]
+#[cfg_attr(miri, allow(dead_code))]
+unsafe fn check_lines_at(level: Level, text: &[u8], out: &mut [()]) -> (usize, usize) {
+    // SAFETY (each arm): the caller guarantees the CPU supports `level`.
+    unsafe {
+        match level {
+            Level::Avx2 => x86::batch::avx2::check_lines(text, out),
+            Level::Ssse3 => x86::batch::ssse3::check_lines(text, out),
+            Level::Sse2 => x86::batch::sse2::check_lines(text, out),
+            Level::Scalar => lines_scalar(text, out, |_| ()),
+        }
+    }
+}
+
+/// The reference of [`parse_lines`].
 fn parse_lines_scalar(text: &[u8], out: &mut [Uuid]) -> (usize, usize) {
+    lines_scalar(text, out, |u| u)
+}
+
+/// The reference of [`parse_lines`] and [`check_lines`]: each line found with a plain
+/// search, its line end removed, and parsed with [`scalar::parse_scalar`]; `take` gives
+/// what a valid line leaves in `out`.
+fn lines_scalar<T>(text: &[u8], out: &mut [T], take: impl Fn(Uuid) -> T) -> (usize, usize) {
     let mut pos = 0;
     let mut done = 0;
     for slot in out.iter_mut() {
@@ -163,7 +203,7 @@ fn parse_lines_scalar(text: &[u8], out: &mut [Uuid]) -> (usize, usize) {
         };
         match scalar::parse_scalar(line) {
             Ok(u) => {
-                *slot = u;
+                *slot = take(u);
                 pos += end + 1;
                 done += 1;
             }
@@ -214,6 +254,21 @@ mod tests {
             #[cfg(not(target_arch = "x86_64"))]
             return Some(parse_lines_scalar(text, out));
         }
+
+        /// [`check_lines`] at this level with room for `max`; `None` when this CPU cannot
+        /// run it.
+        fn check_lines(self, text: &[u8], max: usize) -> Option<(usize, usize)> {
+            if !self.supported() {
+                return None;
+            }
+            let mut slots = [(); usize::MAX];
+            let out = &mut slots[..max];
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: checked just above that the CPU supports `self`.
+            return Some(unsafe { check_lines_at(self, text, out) });
+            #[cfg(not(target_arch = "x86_64"))]
+            return Some(lines_scalar(text, out, |_| ()));
+        }
     }
 
     /// The lines as the one-UUID encoder writes them.
@@ -257,7 +312,7 @@ mod tests {
             raw in proptest::collection::vec((any::<[u8; 16]>(), 0usize..4, any::<bool>(), any::<bool>()), 1..20),
             bad_line in any::<proptest::sample::Index>(), at in 0usize..48, bad in any::<u8>(),
             corrupt in any::<bool>(), room in 0usize..24, cut in 0usize..48,
-            common in any::<bool>(),
+            common in any::<bool>(), short in proptest::option::of(0usize..8),
         ) {
             // `common`: every line hyphenated with `\n`, the shape the kernels take four
             // lines at a time.
@@ -272,6 +327,11 @@ mod tests {
                 let l = &mut lines[bad_line.index(raw.len())];
                 let i = at % l.len();
                 l[i] = bad;
+            }
+            // A short line, so that a line end falls where a 36-byte line's would be
+            // after the line before (a simple or braced one).
+            if let Some(k) = short {
+                lines[bad_line.index(raw.len())] = [&b"1234567"[..k], b"\n"].concat();
             }
             let mut text: Vec<u8> = lines.concat();
             text.truncate(text.len() - cut.min(text.len()));
@@ -295,6 +355,44 @@ mod tests {
                     prop_assert_eq!((n, bytes), (expected.len(), taken), "{:?}", level);
                     prop_assert_eq!(&out[..n], &expected[..], "{:?}", level);
                 }
+                // Checking alone takes the same lines as parsing.
+                if let Some(got) = level.check_lines(&text, room) {
+                    prop_assert_eq!(got, (expected.len(), taken), "check {:?}", level);
+                }
+            }
+            // With room for all, the public call takes every line the reference does up
+            // to the first it rejects.
+            let all = crate::text::check_lines(&text, usize::MAX);
+            let mut out = vec![Uuid::NIL; text.len() / 33 + 1];
+            prop_assert_eq!(all, crate::text::parse_lines(&text, &mut out));
+            prop_assert!(all.uuids >= expected.len());
+        }
+    }
+
+    /// A line end where a 36-byte line's would be, after a shorter line that is a UUID:
+    /// that line is taken, and the parse stops at the next one.
+    #[test]
+    fn a_line_end_at_byte_36_after_a_shorter_uuid_line_does_not_stop_the_parse() {
+        let simple = "F".repeat(32);
+        for (text, want) in [
+            (format!("{simple}\n134\n"), (1, 33)),
+            (format!("{simple}\n123\r\n"), (1, 33)),
+            (format!("{simple}\r\n13\n"), (1, 34)),
+            (format!("{simple}\n{simple}\n12345"), (2, 66)),
+            (
+                format!("{simple}\n134\n{simple}\n{simple}\n{simple}\n"),
+                (1, 33),
+            ),
+        ] {
+            for level in Level::ALL {
+                let mut out = [Uuid::NIL; 8];
+                if let Some(got) = level.parse_lines(text.as_bytes(), &mut out) {
+                    assert_eq!(got, want, "{level:?} {text:?}");
+                    assert_eq!(out[0], Uuid::MAX, "{level:?} {text:?}");
+                }
+                if let Some(got) = level.check_lines(text.as_bytes(), 8) {
+                    assert_eq!(got, want, "check {level:?} {text:?}");
+                }
             }
         }
     }
@@ -316,6 +414,9 @@ mod tests {
                 let mut out = [Uuid::NIL; 4];
                 if let Some(got) = level.parse_lines(text.as_bytes(), &mut out) {
                     assert_eq!(got, (0, 0), "{level:?} {text:?}");
+                }
+                if let Some(got) = level.check_lines(text.as_bytes(), 4) {
+                    assert_eq!(got, (0, 0), "check {level:?} {text:?}");
                 }
             }
         }

@@ -51,7 +51,7 @@ use level::Level;
 use level::level;
 
 mod batch;
-pub(crate) use batch::{encode_lines, parse_lines};
+pub(crate) use batch::{check_lines, encode_lines, parse_lines};
 
 #[cfg(test)]
 mod tests;

@@ -8,7 +8,7 @@
 //! four times), a single such line (or one ended by `\r\n`) with one compare, and any
 //! other line through the same form dispatch as the one-UUID parser.
 
-use super::kernels::{Kernel, parse_forms, sub, sub_mut};
+use super::kernels::{Check, Decode, Kernel, Take, parse_forms, sub, sub_mut};
 use crate::codec::form::Case;
 use crate::uuid::Uuid;
 
@@ -120,12 +120,13 @@ const LONGEST_LINE: usize = 47;
 
 /// Parses lines of `text` into `out` until a line is not a UUID (of any form, its `\n`
 /// or `\r\n` removed), the text has no further complete line, or `out` is full; returns
-/// the UUIDs and the bytes taken.
+/// the lines taken and their bytes. `T` says what each line gives: its UUID, or with
+/// [`Check`] nothing (`out` a slice of `()`, which stores nothing), only its count.
 ///
 /// # Safety
 /// The CPU supports `K`'s level.
 #[inline(always)]
-pub(super) unsafe fn parse<K: Kernel>(text: &[u8], out: &mut [Uuid]) -> (usize, usize) {
+pub(super) unsafe fn parse<K: Kernel, T: Take>(text: &[u8], out: &mut [T::Out]) -> (usize, usize) {
     /// Four common lines, 36 bytes and `\n` each.
     const FOUR: usize = 4 * 37;
     let mut pos = 0;
@@ -145,14 +146,14 @@ pub(super) unsafe fn parse<K: Kernel>(text: &[u8], out: &mut [Uuid]) -> (usize, 
             // SAFETY: forwarded: the caller guarantees the CPU supports `K`'s level.
             let parsed = unsafe {
                 [
-                    K::hyphenated(sub::<0, 36, FOUR>(block)),
-                    K::hyphenated(sub::<37, 36, FOUR>(block)),
-                    K::hyphenated(sub::<74, 36, FOUR>(block)),
-                    K::hyphenated(sub::<111, 36, FOUR>(block)),
+                    T::hyphenated::<K>(sub::<0, 36, FOUR>(block)),
+                    T::hyphenated::<K>(sub::<37, 36, FOUR>(block)),
+                    T::hyphenated::<K>(sub::<74, 36, FOUR>(block)),
+                    T::hyphenated::<K>(sub::<111, 36, FOUR>(block)),
                 ]
             };
             if let [Some(a), Some(b), Some(c), Some(d)] = parsed {
-                *slots = [a, b, c, d].map(Uuid::from_bytes);
+                *slots = [a, b, c, d];
                 pos += FOUR;
                 done += 4;
                 continue;
@@ -168,16 +169,17 @@ pub(super) unsafe fn parse<K: Kernel>(text: &[u8], out: &mut [Uuid]) -> (usize, 
             };
             if end != 0 {
                 // SAFETY: forwarded: the caller guarantees the CPU supports `K`'s level.
-                match unsafe { K::hyphenated(head.first_chunk::<36>().expect("38 >= 36")) } {
-                    Some(bytes) => {
-                        out[done] = Uuid::from_bytes(bytes);
-                        pos += end;
-                        done += 1;
-                        continue;
-                    }
-                    // A 36-byte line is a UUID only in the hyphenated form.
-                    None => break,
+                let taken =
+                    unsafe { T::hyphenated::<K>(head.first_chunk::<36>().expect("38 >= 36")) };
+                if let Some(taken) = taken {
+                    out[done] = taken;
+                    pos += end;
+                    done += 1;
+                    continue;
                 }
+                // Not a hyphenated UUID, which a 36-byte line must be; but the line may be
+                // shorter (a `\n` among the 36 bytes), and a UUID in another form: the
+                // search below finds its end.
             }
         }
         // Any other line: its end is within the longest line a UUID can take, or it is
@@ -191,9 +193,9 @@ pub(super) unsafe fn parse<K: Kernel>(text: &[u8], out: &mut [Uuid]) -> (usize, 
             line => line,
         };
         // SAFETY: forwarded: the caller guarantees the CPU supports `K`'s level.
-        match unsafe { parse_forms::<K>(line) } {
-            Some(bytes) => {
-                out[done] = Uuid::from_bytes(bytes);
+        match unsafe { parse_forms::<K, T>(line) } {
+            Some(taken) => {
+                out[done] = taken;
                 pos += end + 1;
                 done += 1;
             }
@@ -267,7 +269,14 @@ macro_rules! batch_entry_points {
             #[target_feature(enable = $feature)]
             pub(crate) unsafe fn parse_lines(text: &[u8], out: &mut [Uuid]) -> (usize, usize) {
                 // SAFETY: this function's caller guarantees the target feature.
-                unsafe { parse::<K>(text, out) }
+                unsafe { parse::<K, Decode>(text, out) }
+            }
+
+            /// Counts the lines `parse_lines` would take, up to `out.len()`.
+            #[target_feature(enable = $feature)]
+            pub(crate) unsafe fn check_lines(text: &[u8], out: &mut [()]) -> (usize, usize) {
+                // SAFETY: this function's caller guarantees the target feature.
+                unsafe { parse::<K, Check>(text, out) }
             }
         }
     };

@@ -231,6 +231,28 @@ pub(super) trait Kernel {
     /// The CPU supports this level.
     unsafe fn hyphenated(s: &[u8; 36]) -> Option<[u8; 16]>;
 
+    /// Whether [`simple`](Kernel::simple) would give `Some`, without joining the digits:
+    /// for a caller that only counts valid texts. The default asks `simple` itself.
+    ///
+    /// # Safety
+    /// The CPU supports this level.
+    #[inline(always)]
+    unsafe fn is_simple(s: &[u8; 32]) -> bool {
+        // SAFETY: forwarded: the caller guarantees the CPU supports this level.
+        unsafe { Self::simple(s) }.is_some()
+    }
+
+    /// Whether [`hyphenated`](Kernel::hyphenated) would give `Some`, without joining the
+    /// digits. The default asks `hyphenated` itself.
+    ///
+    /// # Safety
+    /// The CPU supports this level.
+    #[inline(always)]
+    unsafe fn is_hyphenated(s: &[u8; 36]) -> bool {
+        // SAFETY: forwarded: the caller guarantees the CPU supports this level.
+        unsafe { Self::hyphenated(s) }.is_some()
+    }
+
     /// Writes the 32-byte simple form.
     ///
     /// # Safety
@@ -255,34 +277,92 @@ fn urn_prefix(s: &[u8; 45]) -> bool {
     (head | LETTERS) == u64::from_le_bytes(*b"urn:uuid") && s[8] == b':'
 }
 
+/// What a parse keeps of each valid text: the UUID ([`Decode`]), or only that the text was
+/// one ([`Check`], for a caller that counts valid lines and never reads their UUIDs, so
+/// that the kernels skip joining the digits and the loops storing them).
+pub(super) trait Take {
+    /// What a valid text gives.
+    type Out: Copy;
+
+    /// The hyphenated form's answer.
+    ///
+    /// # Safety
+    /// The CPU supports `K`'s level.
+    unsafe fn hyphenated<K: Kernel>(s: &[u8; 36]) -> Option<Self::Out>;
+
+    /// The simple form's answer.
+    ///
+    /// # Safety
+    /// The CPU supports `K`'s level.
+    unsafe fn simple<K: Kernel>(s: &[u8; 32]) -> Option<Self::Out>;
+}
+
+/// Parses: each valid text gives its UUID.
+pub(super) struct Decode;
+
+impl Take for Decode {
+    type Out = Uuid;
+
+    #[inline(always)]
+    unsafe fn hyphenated<K: Kernel>(s: &[u8; 36]) -> Option<Uuid> {
+        // SAFETY: forwarded: the caller guarantees the CPU supports `K`'s level.
+        unsafe { K::hyphenated(s) }.map(Uuid::from_bytes)
+    }
+
+    #[inline(always)]
+    unsafe fn simple<K: Kernel>(s: &[u8; 32]) -> Option<Uuid> {
+        // SAFETY: forwarded: the caller guarantees the CPU supports `K`'s level.
+        unsafe { K::simple(s) }.map(Uuid::from_bytes)
+    }
+}
+
+/// Validates only: each valid text gives `()`.
+pub(super) struct Check;
+
+impl Take for Check {
+    type Out = ();
+
+    #[inline(always)]
+    unsafe fn hyphenated<K: Kernel>(s: &[u8; 36]) -> Option<()> {
+        // SAFETY: forwarded: the caller guarantees the CPU supports `K`'s level.
+        unsafe { K::is_hyphenated(s) }.then_some(())
+    }
+
+    #[inline(always)]
+    unsafe fn simple<K: Kernel>(s: &[u8; 32]) -> Option<()> {
+        // SAFETY: forwarded: the caller guarantees the CPU supports `K`'s level.
+        unsafe { K::is_simple(s) }.then_some(())
+    }
+}
+
 /// Picks the form from the length (the only lengths that can be valid) and runs the kernel.
 /// `None` when the input is not exactly a valid UUID text.
 ///
 /// # Safety
 /// The CPU supports `K`'s level.
 #[inline(always)]
-pub(super) unsafe fn parse_forms<K: Kernel>(s: &[u8]) -> Option<[u8; 16]> {
+pub(super) unsafe fn parse_forms<K: Kernel, T: Take>(s: &[u8]) -> Option<T::Out> {
     // SAFETY: forwarded: the caller guarantees the CPU supports `K`'s level.
     unsafe {
         if let Ok(s) = <&[u8; 36]>::try_from(s) {
-            K::hyphenated(s)
+            T::hyphenated::<K>(s)
         } else if s.len() < 36 {
             // Only 32 can be valid here. Testing the length this way first, not with
             // `== 32`, keeps the compiler from merging the four length tests into a jump
             // table, whose indirect jump would come before every form, this one too.
             match <&[u8; 32]>::try_from(s) {
-                Ok(s) => K::simple(s),
+                Ok(s) => T::simple::<K>(s),
                 Err(_) => None,
             }
         } else if let Ok(s) = <&[u8; 38]>::try_from(s) {
             if s[0] == b'{' && s[37] == b'}' {
-                K::hyphenated(sub::<1, 36, 38>(s))
+                T::hyphenated::<K>(sub::<1, 36, 38>(s))
             } else {
                 None
             }
         } else if let Ok(s) = <&[u8; 45]>::try_from(s) {
             if urn_prefix(s) {
-                K::hyphenated(sub::<9, 36, 45>(s))
+                T::hyphenated::<K>(sub::<9, 36, 45>(s))
             } else {
                 None
             }
@@ -362,7 +442,7 @@ macro_rules! entry_points {
             #[inline]
             pub(crate) unsafe fn fast(s: &[u8]) -> Option<[u8; 16]> {
                 // SAFETY: this function's caller guarantees the target feature.
-                unsafe { parse_forms::<$kernel>(s) }
+                unsafe { parse_forms::<$kernel, Decode>(s) }.map(Uuid::into_bytes)
             }
 
             /// Parses; exactly what `scalar::parse_scalar` returns.
@@ -749,6 +829,31 @@ const HYPHEN_LANES: [u8; 32] = {
     m
 };
 
+/// Whether 32 bytes held in one register are all hex digits and `also_bad` is all zeros
+/// (each byte of `also_bad` must be `0` or `0xff`), and the high-nibble lookup of each byte
+/// (see [`BY_HIGH`]), from which [`decode_avx2`] takes the digits' values.
+///
+/// # Safety
+/// The CPU supports AVX2.
+#[inline(always)]
+unsafe fn classify_avx2(h: __m256i, also_bad: __m256i) -> (bool, __m256i) {
+    // SAFETY: the caller guarantees AVX2; register operations only.
+    unsafe {
+        let by_high = _mm256_shuffle_epi8(
+            table2(&BY_HIGH),
+            _mm256_and_si256(_mm256_srli_epi16::<4>(h), _mm256_set1_epi8(0x0f)),
+        );
+        // Indexed by the whole byte: see BY_HIGH.
+        let ok = _mm256_shuffle_epi8(table2(&OK_BY_LOW), h);
+        // Carry flag: `by_high & !ok` is zero in every byte. A `0xff` byte of `also_bad`
+        // or-ed into `by_high` fails that byte whatever `ok` is (`ok` is never `0xff`), so
+        // one `vptest` checks both. (Or-ed into `by_high`, not cleared from `ok`: given
+        // `ok & !also_bad`, the compiler tests `!ok`, which costs two more instructions.)
+        let all_hex = _mm256_testc_si256(ok, _mm256_or_si256(by_high, also_bad)) == 1;
+        (all_hex, by_high)
+    }
+}
+
 /// Validates and joins 32 hex digits held in one register; `None` unless all are hex
 /// digits and `also_bad` is all zeros. Each byte of `also_bad` must be `0` or `0xff`.
 ///
@@ -760,17 +865,7 @@ unsafe fn decode_avx2(h: __m256i, also_bad: __m256i) -> Option<[u8; 16]> {
     // nothing saturates for valid digits.
     let (all_hex, joined) = unsafe {
         let low4 = _mm256_set1_epi8(0x0f);
-        let by_high = _mm256_shuffle_epi8(
-            table2(&BY_HIGH),
-            _mm256_and_si256(_mm256_srli_epi16::<4>(h), low4),
-        );
-        // Indexed by the whole byte: see BY_HIGH.
-        let ok = _mm256_shuffle_epi8(table2(&OK_BY_LOW), h);
-        // Carry flag: `by_high & !ok` is zero in every byte. A `0xff` byte of `also_bad`
-        // or-ed into `by_high` fails that byte whatever `ok` is (`ok` is never `0xff`), so
-        // one `vptest` checks both. (Or-ed into `by_high`, not cleared from `ok`: given
-        // `ok & !also_bad`, the compiler tests `!ok`, which costs two more instructions.)
-        let all_hex = _mm256_testc_si256(ok, _mm256_or_si256(by_high, also_bad)) == 1;
+        let (all_hex, by_high) = classify_avx2(h, also_bad);
         let value = _mm256_and_si256(_mm256_add_epi8(h, by_high), low4);
         let pairs = _mm256_maddubs_epi16(value, _mm256_set1_epi16(JOIN_NIBBLES));
         let joined = _mm_packus_epi16(
@@ -806,6 +901,36 @@ unsafe fn hex_digits_avx2(bytes: &[u8; 16], case: Case) -> __m256i {
     }
 }
 
+/// The 32 digits of the hyphenated form in one register, and `0xff` in the lanes of the
+/// four places that should be hyphens and are not.
+///
+/// Two overlapping 32-byte loads, `text[0..32]` and `text[4..36]`, whose lanes hold
+/// `text[0..16]`, `text[16..32]`, `text[4..20]` and `text[20..36]`: every digit is in one
+/// of the two lanes of its half of the result, so one in-lane `vpshufb` of each load and an
+/// `or` gather all 32 (three loads and a lane insert before).
+///
+/// # Safety
+/// The CPU supports AVX2.
+#[inline(always)]
+unsafe fn gather_hyphenated_avx2(s: &[u8; 36]) -> (__m256i, __m256i) {
+    // SAFETY: the caller guarantees AVX2; memory is read through load32 only.
+    unsafe {
+        let head = load32::<0, 36>(s);
+        let tail = load32::<4, 36>(s);
+        // Digits 0-13 from text[0..16], 14-15 from text[4..20]; 16 from text[16..32],
+        // 17-31 from text[20..36].
+        let h = _mm256_or_si256(
+            _mm256_shuffle_epi8(head, shuffle2(&FROM_A, &FROM_B_HI)),
+            _mm256_shuffle_epi8(tail, shuffle2(&FROM_4_LO, &FROM_C)),
+        );
+        let dashes = _mm256_cmpeq_epi8(head, _mm256_set1_epi8(DASH));
+        (
+            h,
+            _mm256_andnot_si256(dashes, load32::<0, 32>(&HYPHEN_LANES)),
+        )
+    }
+}
+
 /// AVX2 kernels: the 32 digits of a UUID in one register.
 pub(super) struct Avx2;
 
@@ -816,26 +941,27 @@ impl Kernel for Avx2 {
         unsafe { decode_avx2(load32::<0, 32>(s), _mm256_setzero_si256()) }
     }
 
-    /// Two overlapping 32-byte loads, `text[0..32]` and `text[4..36]`, whose lanes hold
-    /// `text[0..16]`, `text[16..32]`, `text[4..20]` and `text[20..36]`: every digit is in
-    /// one of the two lanes of its half of the result, so one in-lane `vpshufb` of each
-    /// load and an `or` gather all 32 (three loads and a lane insert before).
     #[inline(always)]
     unsafe fn hyphenated(s: &[u8; 36]) -> Option<[u8; 16]> {
-        // SAFETY: the caller guarantees AVX2; memory is read through load32 only.
+        // SAFETY: forwarded: the caller guarantees AVX2.
         unsafe {
-            let head = load32::<0, 36>(s);
-            let tail = load32::<4, 36>(s);
-            // Digits 0-13 from text[0..16], 14-15 from text[4..20]; 16 from text[16..32],
-            // 17-31 from text[20..36].
-            let h = _mm256_or_si256(
-                _mm256_shuffle_epi8(head, shuffle2(&FROM_A, &FROM_B_HI)),
-                _mm256_shuffle_epi8(tail, shuffle2(&FROM_4_LO, &FROM_C)),
-            );
-            // `0xff` where a hyphen should be and is not.
-            let dashes = _mm256_cmpeq_epi8(head, _mm256_set1_epi8(DASH));
-            let bad = _mm256_andnot_si256(dashes, load32::<0, 32>(&HYPHEN_LANES));
+            let (h, bad) = gather_hyphenated_avx2(s);
             decode_avx2(h, bad)
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn is_simple(s: &[u8; 32]) -> bool {
+        // SAFETY: forwarded: the caller guarantees AVX2.
+        unsafe { classify_avx2(load32::<0, 32>(s), _mm256_setzero_si256()).0 }
+    }
+
+    #[inline(always)]
+    unsafe fn is_hyphenated(s: &[u8; 36]) -> bool {
+        // SAFETY: forwarded: the caller guarantees AVX2.
+        unsafe {
+            let (h, bad) = gather_hyphenated_avx2(s);
+            classify_avx2(h, bad).0
         }
     }
 
