@@ -9,7 +9,7 @@ use uuidkit::{Case, Format, Uuid, text};
 
 use crate::args::FormatArgs;
 use crate::failure::{Failure, Status, usage_error};
-use crate::input::{self, Item, parse_or_report};
+use crate::input::{self, Item, Need, parse_or_report};
 
 /// Writes `u` in the chosen form, with its line end, into `line` (cleared first).
 fn encode(u: &Uuid, to: Result<(Format, Case), Encoding>, line: &mut Vec<u8>) {
@@ -44,7 +44,7 @@ pub fn run<W: Write>(a: &FormatArgs, out: &mut W) -> Result<Status, Failure> {
     let mut status = Status::Ok;
     let mut line = Vec::with_capacity(64);
     let mut lines = Vec::new();
-    input::for_each(&a.uuids, out, |out, item| {
+    input::for_each(&a.uuids, out, Need::Uuids, |out, item| {
         match item {
             Item::Uuids(batch) => {
                 if let Ok((format, case)) = to {

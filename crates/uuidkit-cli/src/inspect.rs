@@ -16,7 +16,7 @@ use uuidkit::{Case, Format, NodeId, Uuid, Variant, Version};
 
 use crate::args::InspectArgs;
 use crate::failure::{Failure, Status, usage_error};
-use crate::input::{self, Item, parse_or_report};
+use crate::input::{self, Item, Need, parse_or_report};
 use crate::stdio::report;
 
 /// A field's JSON value.
@@ -589,7 +589,7 @@ fn each_uuid<W: Write>(
         };
         write(out, u, layout.as_ref())
     };
-    input::for_each(&a.uuids, out, |out, item| {
+    input::for_each(&a.uuids, out, Need::Uuids, |out, item| {
         match item {
             Item::Uuids(batch) => {
                 for u in batch.uuids {

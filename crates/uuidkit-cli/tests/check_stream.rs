@@ -3,6 +3,7 @@
 //! next input arrives, not at the end of the input.
 
 use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
@@ -91,4 +92,91 @@ fn convert_writes_each_answer_before_more_input_arrives() {
         first.as_deref(),
         Some("1ec9414c-232a-6b00-b3c8-9f6bdeced846")
     );
+}
+
+/// Standard input is read on a thread of its own; where no thread can be started (a
+/// process limit reached), the command reads on its one thread and answers the same.
+/// The limit: `prlimit --nproc=1`, which fails every new thread of a user with more than
+/// one process (as root, which no such limit binds, the command runs as `nobody`, from a
+/// copy of the binary that user can run).
+#[test]
+fn with_no_thread_to_spare_check_and_convert_answer_the_same() {
+    let dir = crate::state_common::TempDir::new("nproc");
+    let bin = dir.join("uuidkit");
+    std::fs::copy(assert_cmd::cargo::cargo_bin("uuidkit"), &bin).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    for path in [dir.path(), &bin] {
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let root = is_root();
+    // The command (or `bin`) under the limit, or not.
+    let command = |program: &Path, limited: bool| {
+        let mut c = Command::new(if root { "setpriv" } else { "prlimit" });
+        if root {
+            c.args([
+                "--reuid=65534",
+                "--regid=65534",
+                "--clear-groups",
+                "prlimit",
+            ]);
+        }
+        if limited {
+            c.arg("--nproc=1");
+        }
+        c.arg(program);
+        c
+    };
+    let run = |args: &[&str], limited: bool, input: &[u8]| {
+        let mut cmd = command(&bin, limited);
+        let mut child = cmd
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let input = input.to_vec();
+        let writer = std::thread::spawn(move || stdin.write_all(&input).unwrap());
+        let out = child.wait_with_output().unwrap();
+        writer.join().unwrap();
+        (out.status.code(), out.stdout, out.stderr)
+    };
+    let u = "c232ab00-9414-11ec-b3c8-9f6bdeced846";
+    let mut input = Vec::new();
+    for i in 0..200_000 {
+        let line = match i % 50_000 {
+            7 => "not a uuid".to_string(),
+            8 => "x".repeat(100),
+            _ => u.to_string(),
+        };
+        input.extend_from_slice(line.as_bytes());
+        input.push(b'\n');
+    }
+    for args in [&["check"][..], &["convert", "--to", "v6"][..]] {
+        let free = run(args, false, &input);
+        let limited = run(args, true, &input);
+        assert_eq!(limited, free, "{args:?}");
+        assert_eq!(free.0, Some(1), "{args:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&free.2).lines().count(),
+            8,
+            "{args:?}: {}",
+            String::from_utf8_lossy(&free.2)
+        );
+    }
+    // The limit binds: under it, a shell cannot start a process.
+    let shell = command(Path::new("/bin/sh"), true)
+        .args(["-c", "true & wait"])
+        .output()
+        .unwrap();
+    assert!(!shell.status.success(), "the process limit did not bind");
+}
+
+/// Whether this process runs as root (whom `prlimit --nproc` does not bind).
+fn is_root() -> bool {
+    Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| o.stdout.trim_ascii() == b"0")
 }

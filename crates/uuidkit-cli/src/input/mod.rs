@@ -7,5 +7,5 @@ mod parse;
 
 #[cfg(test)]
 pub(crate) use lines::for_each_line;
-pub use lines::{Item, LineCursor, for_each};
+pub use lines::{Item, LineCursor, Need, for_each};
 pub use parse::{Described, Input, parse_or_report, set_from};
