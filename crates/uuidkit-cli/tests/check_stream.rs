@@ -180,3 +180,92 @@ fn is_root() -> bool {
         .output()
         .is_ok_and(|o| o.stdout.trim_ascii() == b"0")
 }
+
+/// Output and messages sent to one file (`> f 2>&1`) interleave the same way in every
+/// run: what is flushed when depends on the reads, not on which thread gets there first.
+#[test]
+fn output_and_messages_in_one_file_interleave_alike_in_every_run() {
+    let dir = crate::state_common::TempDir::new("interleave");
+    let input = dir.join("in");
+    let mut text = Vec::new();
+    for i in 0..300_000 {
+        let line = if i % 997 == 0 {
+            "not a uuid"
+        } else {
+            "c232ab00-9414-11ec-b3c8-9f6bdeced846"
+        };
+        text.extend_from_slice(line.as_bytes());
+        text.push(b'\n');
+    }
+    std::fs::write(&input, &text).unwrap();
+    let run = |i: usize| {
+        let path = dir.join(&format!("out{i}"));
+        let file = std::fs::File::create(&path).unwrap();
+        let status = Command::new(assert_cmd::cargo::cargo_bin("uuidkit"))
+            .args(["format", "--to", "simple"])
+            .stdin(std::fs::File::open(&input).unwrap())
+            .stdout(file.try_clone().unwrap())
+            .stderr(file)
+            .status()
+            .unwrap();
+        assert_eq!(status.code(), Some(1));
+        std::fs::read(&path).unwrap()
+    };
+    let first = run(0);
+    assert!(first.len() > 300_000 * 33, "{}", first.len());
+    for i in 1..6 {
+        assert!(run(i) == first, "run {i} differs from run 0");
+    }
+}
+
+/// Under a limit on memory too low for two 1 MiB blocks and a thread's stack, reading
+/// falls back to one block on this thread, or smaller reads, and answers the same; it
+/// does not abort. The limit: the least address space (in steps of 256 KiB) in which
+/// `check` of one argument succeeds, plus 1 MiB.
+#[test]
+fn under_a_memory_limit_check_reads_with_less_and_answers_the_same() {
+    let bin = assert_cmd::cargo::cargo_bin("uuidkit");
+    let u = "c232ab00-9414-11ec-b3c8-9f6bdeced846";
+    let least = (16..200)
+        .map(|quarters| quarters * 256 * 1024)
+        .find(|&limit| {
+            Command::new("prlimit")
+                .arg(format!("--as={limit}"))
+                .arg(&bin)
+                .args(["check", u])
+                .stderr(Stdio::null())
+                .status()
+                .unwrap()
+                .success()
+        })
+        .expect("check of one argument runs in 50 MiB");
+    let input = format!("{u}\nbad\n{}\n{u}\n", "y".repeat(5000)).repeat(1000);
+    let run = |limit: Option<usize>| {
+        let mut cmd = Command::new("prlimit");
+        if let Some(limit) = limit {
+            cmd.arg(format!("--as={limit}"));
+        }
+        let mut child = cmd
+            .arg(&bin)
+            .arg("check")
+            .stdin(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let text = input.clone();
+        let writer = std::thread::spawn(move || stdin.write_all(text.as_bytes()));
+        let out = child.wait_with_output().unwrap();
+        let _ = writer.join();
+        (out.status.code(), out.stderr)
+    };
+    let free = run(None);
+    assert_eq!(free.0, Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&free.1).lines().count(),
+        2000,
+        "{}",
+        String::from_utf8_lossy(&free.1)
+    );
+    assert_eq!(run(Some(least + 1024 * 1024)), free, "limit {least} + 1 MiB");
+}

@@ -121,6 +121,13 @@ fn batches(c: &mut Criterion) {
             black_box(&out);
         })
     });
+    // Validating alone (what `uuidkit check` needs): the same lines, nothing decoded.
+    g.bench_function("uuidkit check_lines", |b| {
+        b.iter(|| {
+            let taken = text::check_lines(black_box(&lines), usize::MAX);
+            assert_eq!(taken.uuids, N);
+        })
+    });
     g.bench_function("uuid", |b| {
         let mut out = vec![uuid::Uuid::nil(); N];
         b.iter(|| {

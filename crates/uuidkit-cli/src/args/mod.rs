@@ -55,12 +55,14 @@ line from standard input; '--' ends the options.";
 
 const AFTER_LONG_HELP: &str = "\
 EXIT STATUS:
-  0  success; also when gen warned about its state file (it goes on without it)
+  0  success; also when gen warned about its state file (it goes on without it), and
+     when the reader of standard output closed its pipe early (| head -1): the
+     command then stops quietly
   1  an input was not a valid UUID (or could not be converted), generation failed,
      the state file is in a newer format than this uuidkit reads (gen and state
      leave it untouched), state check found the state file missing, unreadable or
-     damaged, or the uuidkitd that gen or daemon status was given could not be
-     reached
+     damaged, the uuidkitd that gen or daemon status was given could not be
+     reached, or standard input or output failed (closed, full, unreadable)
   2  usage error: unknown subcommand or version, a flag that does not apply, a bad flag value
 
 ENVIRONMENT:

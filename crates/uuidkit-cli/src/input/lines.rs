@@ -7,7 +7,8 @@
 
 use std::ffi::OsString;
 use std::io::{self, Read, Write};
-use std::sync::mpsc::{Receiver, SyncSender, TryRecvError, sync_channel};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::sync::{Arc, Mutex};
 
 use uuidkit::{Uuid, text};
 
@@ -195,9 +196,9 @@ struct Block {
 }
 
 /// Where the blocks come from: a thread of their own, reading while the lines of the block
-/// before are handled (two cores then share the work), or this thread, when no thread can
-/// be started.
-enum Blocks<R> {
+/// before are handled (two cores then share the work), or this thread, when no thread (or
+/// no second block) can be had.
+enum Source<R> {
     Ahead {
         full: Receiver<Block>,
         free: SyncSender<Vec<u8>>,
@@ -205,28 +206,70 @@ enum Blocks<R> {
     Here {
         reader: R,
         buf: Option<Vec<u8>>,
-        /// The last read returned less than it could: the writer on the other side has
-        /// nothing more for now.
-        waiting: bool,
     },
 }
 
+/// The blocks of standard input, and whether the last was short.
+struct Blocks<R> {
+    source: Source<R>,
+    /// The last read returned less than it could: the writer on the other side had
+    /// nothing more at that moment, so the next read may wait.
+    waiting: bool,
+}
+
+/// A read's block of `len` bytes after the [`FRONT`]; `None` when the memory cannot be had.
+fn block(len: usize) -> Option<Vec<u8>> {
+    let mut buf = Vec::new();
+    buf.try_reserve_exact(FRONT + len).ok()?;
+    buf.resize(FRONT + len, 0);
+    Some(buf)
+}
+
+/// What a read takes when [`READ_BUFFER`] bytes cannot be had.
+const SMALL_READ: usize = 4096;
+
 impl<R: Read + Send + 'static> Blocks<R> {
     /// Reads of at most `len` bytes, on a thread of their own if `ahead` and one can be
-    /// started.
-    fn new(reader: R, len: usize, ahead: bool) -> Blocks<R> {
-        if !ahead {
-            return Blocks::here(reader, len);
-        }
+    /// started; on this thread otherwise, and with smaller reads if `len` bytes cannot be
+    /// had (a limit on memory).
+    fn new(reader: R, len: usize, ahead: bool) -> Result<Blocks<R>, Failure> {
+        let bufs = if ahead {
+            block(len).zip(block(len))
+        } else {
+            None
+        };
+        let source = match bufs {
+            Some((a, b)) => Self::ahead(reader, [a, b], len)?,
+            None => Self::here(reader, len)?,
+        };
+        Ok(Blocks {
+            source,
+            waiting: false,
+        })
+    }
+
+    /// Reads on this thread, of `len` bytes, or fewer if that much memory cannot be had.
+    fn here(reader: R, len: usize) -> Result<Source<R>, Failure> {
+        let buf = block(len)
+            .or_else(|| block(SMALL_READ.min(len)))
+            .ok_or_else(|| Failure::Message("reading standard input: out of memory".into()))?;
+        Ok(Source::Here {
+            reader,
+            buf: Some(buf),
+        })
+    }
+
+    /// The thread that reads into `bufs`, or reading here if it cannot be started.
+    fn ahead(reader: R, bufs: [Vec<u8>; AHEAD], len: usize) -> Result<Source<R>, Failure> {
         let (full_tx, full) = sync_channel::<Block>(AHEAD);
         let (free, free_rx) = sync_channel::<Vec<u8>>(AHEAD);
-        for _ in 0..AHEAD {
-            free.send(vec![0; FRONT + len])
+        for buf in bufs {
+            free.send(buf)
                 .expect("the receiver is alive and the channel has room");
         }
-        // The reader is moved into the thread and back out if it cannot start.
-        let reader = std::sync::Arc::new(std::sync::Mutex::new(Some(reader)));
-        let theirs = std::sync::Arc::clone(&reader);
+        // The reader goes to the thread, and comes back if the thread cannot start.
+        let reader = Arc::new(Mutex::new(Some(reader)));
+        let theirs = Arc::clone(&reader);
         let started = std::thread::Builder::new()
             .name("read".into())
             .spawn(move || {
@@ -245,64 +288,45 @@ impl<R: Read + Send + 'static> Blocks<R> {
                     }
                 }
             });
-        match started {
-            Ok(_) => Blocks::Ahead { full, free },
-            Err(_) => {
-                let reader = reader
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .take()
-                    .expect("a thread that never started never took the reader");
-                Blocks::here(reader, len)
-            }
+        if started.is_ok() {
+            return Ok(Source::Ahead { full, free });
         }
+        // The blocks go with the channels, before this thread takes one of its own.
+        drop((full, free));
+        let reader = reader
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+            .expect("a thread that never started never took the reader");
+        Self::here(reader, len)
     }
 
-    fn here(reader: R, len: usize) -> Blocks<R> {
-        Blocks::Here {
-            reader,
-            buf: Some(vec![0; FRONT + len]),
-            waiting: false,
-        }
-    }
-
-    /// The next block. Before waiting for it, `out` is flushed: the input has nothing
-    /// more at the moment (a thread reading ahead has not finished its read, or this
-    /// thread's last read was short), so the output so far is what the user waits for.
+    /// The next block. Before one that may have to wait (the last read was short), `out`
+    /// is flushed: the output so far is what the user waits for.
     fn next<W: Write>(&mut self, out: &mut W) -> Result<Block, Failure> {
-        match self {
-            Blocks::Ahead { full, .. } => match full.try_recv() {
-                Ok(block) => Ok(block),
-                Err(TryRecvError::Empty) => {
-                    out.flush()?;
-                    Ok(full.recv().map_err(|_| gone())?)
-                }
-                Err(TryRecvError::Disconnected) => Err(gone()),
-            },
-            Blocks::Here {
-                reader,
-                buf,
-                waiting,
-            } => {
-                if *waiting {
-                    out.flush()?;
-                }
+        if self.waiting {
+            out.flush()?;
+        }
+        let block = match &mut self.source {
+            Source::Ahead { full, .. } => full.recv().map_err(|_| gone())?,
+            Source::Here { reader, buf } => {
                 let mut buf = buf
                     .take()
                     .expect("each block is given back before the next");
                 let got = read_retrying(reader, &mut buf[FRONT..]);
-                *waiting = matches!(got, Ok(n) if n < buf.len() - FRONT);
-                Ok(Block { buf, got })
+                Block { buf, got }
             }
-        }
+        };
+        self.waiting = matches!(block.got, Ok(n) if n < block.buf.len() - FRONT);
+        Ok(block)
     }
 
     /// Hands `buf` back for a later read.
     fn give_back(&mut self, buf: Vec<u8>) {
-        match self {
+        match &mut self.source {
             // The reading thread has ended (the input too): the buffer is not needed.
-            Blocks::Ahead { free, .. } => drop(free.send(buf)),
-            Blocks::Here { buf: slot, .. } => *slot = Some(buf),
+            Source::Ahead { free, .. } => drop(free.send(buf)),
+            Source::Here { buf: slot, .. } => *slot = Some(buf),
         }
     }
 }
@@ -332,13 +356,15 @@ fn read_retrying(reader: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
 /// 47 bytes with its line end); a longer line goes on as a [`Partial`], so that memory
 /// stays bounded whatever the line length: [`AHEAD`] blocks of `len` bytes.
 ///
-/// Before each wait for input: the messages so far go out, so that someone typing UUIDs,
-/// or a pipe fed slowly (`tail -f log | uuidkit check`), gets each verdict before the next
+/// Before each block: the messages so far go out, so that someone typing UUIDs, or a
+/// pipe fed slowly (`tail -f log | uuidkit check`), gets each verdict before the next
 /// input arrives (at most one write a read of `len` bytes, so a flood of invalid lines
-/// still costs few writes). And before each wait, `out` is flushed too: the writer on the
-/// other side has nothing more for now, so the output so far is what the user is waiting
-/// for. A file, or a pipe kept full, read faster than its lines are handled, gives no
-/// extra writes.
+/// still costs few writes). And after a read that returned less than it could have, `out`
+/// is flushed too: then the writer on the other side had nothing more, and the next read
+/// may wait, so the output so far is what the user is waiting for. A file, or a pipe kept
+/// full, gives full reads and no extra writes; and since what is flushed when depends on
+/// the reads alone, not on which thread gets there first, output and messages sent to one
+/// file interleave alike in every run.
 pub(crate) fn for_each_line<W: Write, R: Read + Send + 'static>(
     reader: R,
     len: usize,
@@ -347,7 +373,7 @@ pub(crate) fn for_each_line<W: Write, R: Read + Send + 'static>(
     need: Need,
     mut each: impl FnMut(&mut W, Item<'_>) -> Result<(), Failure>,
 ) -> Result<(), Failure> {
-    let mut blocks = Blocks::new(reader, len, ahead);
+    let mut blocks = Blocks::new(reader, len, ahead)?;
     let mut partial = Partial::new();
     let mut number = 0u64;
     let mut uuids = [Uuid::NIL; BATCH];

@@ -149,20 +149,24 @@ pub(super) fn from() -> Option<Encoding> {
     }
 }
 
-/// Reads a compact encoding, reporting the input when it is not one.
+/// Reads a compact encoding, reporting the input when it is not one. The kept bytes of a
+/// longer line give the whole line's message: the decoder looks at no byte past the
+/// encoding's length (at most 26, less than [`KEEP`]), and the length it states is
+/// corrected to the line's.
 fn decode_or_report(input: &Input<'_>, e: Encoding) -> Option<Uuid> {
-    if !input.is_whole() {
-        crate::stdio::report(format_args!(
-            "invalid UUID {}: too long (a {e} UUID is {} bytes)",
-            Described(input),
-            e.len()
-        ));
-        return None;
-    }
     match e.decode(input.bytes) {
-        Ok(u) => Some(u),
+        Ok(u) if input.is_whole() => Some(u),
         Err(err) => {
-            crate::stdio::report(format_args!("invalid UUID {}: {err}", Described(input)));
+            report_invalid(input, &err);
+            None
+        }
+        // KEEP is longer than any encoding: the first bytes of a longer line never decode.
+        Ok(_) => {
+            crate::stdio::report(format_args!(
+                "invalid UUID {}: too long (a {e} UUID is {} bytes)",
+                Described(input),
+                e.len()
+            ));
             None
         }
     }
@@ -264,5 +268,28 @@ mod tests {
         }
         .to_string();
         assert_eq!(text, err.to_string());
+    }
+
+    /// A line of a compact encoding that a read cut (only its first KEEP bytes kept) gets
+    /// the message the whole line gets: the same fault, the same length.
+    #[test]
+    fn the_kept_bytes_of_an_encoded_line_give_the_whole_lines_fault() {
+        for e in Encoding::ALL {
+            for whole in [
+                vec![b'x'; 300],
+                [&b"01M8CQ0ZYWEG7S3Q5MZ65074KC"[..], &[b'1'; 274]].concat(),
+                [&b"1BihbxwwQ4NZZpKRH9JDCz"[..], &[b'z'; 278]].concat(),
+            ] {
+                let message = |bytes: &[u8]| {
+                    let err = e.decode(bytes).unwrap_err();
+                    Fault {
+                        err: &err,
+                        len: whole.len() as u64,
+                    }
+                    .to_string()
+                };
+                assert_eq!(message(&whole[..KEEP]), message(&whole), "{e}");
+            }
+        }
     }
 }

@@ -167,6 +167,34 @@ fn check_long_line_is_quoted_as_an_excerpt_with_its_length() {
     );
 }
 
+/// With `--from`, a line longer than the encoding gets the same message whether it came
+/// whole in one read or was cut (the last line, without its line end, is kept as its
+/// first bytes), and that message names the byte at fault.
+#[test]
+fn check_from_an_encoding_reports_a_long_line_alike_however_read() {
+    for (from, line) in [
+        ("base32", "x".repeat(300)),
+        (
+            "base58",
+            format!("1BihbxwwQ4NZZpKRH9JDCz{}", "0".repeat(300)),
+        ),
+    ] {
+        let stderr = |input: String| {
+            let out = uuidkit()
+                .args(["check", "--from", from])
+                .write_stdin(input)
+                .assert()
+                .code(1)
+                .get_output()
+                .clone();
+            String::from_utf8(out.stderr).unwrap()
+        };
+        let whole = stderr(format!("{line}\n"));
+        assert_eq!(stderr(line.clone()), whole, "{from}");
+        assert!(whole.contains(": at byte "), "{from}: {whole}");
+    }
+}
+
 #[test]
 fn check_long_lines_between_valid_ones_keep_their_numbers_and_line_ends() {
     let long = format!("{A1_V1}{}", "0".repeat(200_000));
