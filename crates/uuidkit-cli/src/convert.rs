@@ -173,10 +173,14 @@ mod tests {
         }
         let mut out = Vec::with_capacity(2 * expected.len());
         let mut converter = Converter::new(ConvertTarget::V6);
-        let reader = std::io::Cursor::new(text);
+        let reader = Box::new(std::io::Cursor::new(text));
+        let stdin = input::Stdin::Stream {
+            reader,
+            ahead: false,
+        };
         let before = allocations();
         // Reading on this thread: the read buffer is the one allocation.
-        input::for_each_line(reader, 4096, false, &mut out, Need::Uuids, |out, item| {
+        input::for_each_line(stdin, 4096, &mut out, Need::Uuids, |out, item| {
             converter.item(out, item)
         })
         .unwrap_or_else(|_| panic!("converting failed"));

@@ -126,8 +126,19 @@ fn with_no_thread_to_spare_check_and_convert_answer_the_same() {
         c.arg(program);
         c
     };
-    let run = |args: &[&str], limited: bool, input: &[u8]| {
+    // Standard input a pipe (read by one thread), or a file (by two).
+    let file = dir.join("input");
+    let run = |args: &[&str], limited: bool, input: &[u8], from_file: bool| {
         let mut cmd = command(&bin, limited);
+        if from_file {
+            std::fs::write(&file, input).unwrap();
+            let out = cmd
+                .args(args)
+                .stdin(std::fs::File::open(&file).unwrap())
+                .output()
+                .unwrap();
+            return (out.status.code(), out.stdout, out.stderr);
+        }
         let mut child = cmd
             .args(args)
             .stdin(Stdio::piped())
@@ -153,10 +164,17 @@ fn with_no_thread_to_spare_check_and_convert_answer_the_same() {
         input.extend_from_slice(line.as_bytes());
         input.push(b'\n');
     }
-    for args in [&["check"][..], &["convert", "--to", "v6"][..]] {
-        let free = run(args, false, &input);
-        let limited = run(args, true, &input);
-        assert_eq!(limited, free, "{args:?}");
+    let check = &["check"][..];
+    let convert = &["convert", "--to", "v6"][..];
+    for (args, from_file) in [
+        (check, false),
+        (check, true),
+        (convert, false),
+        (convert, true),
+    ] {
+        let free = run(args, false, &input, from_file);
+        let limited = run(args, true, &input, from_file);
+        assert_eq!(limited, free, "{args:?}, from a file: {from_file}");
         assert_eq!(free.0, Some(1), "{args:?}");
         assert_eq!(
             String::from_utf8_lossy(&free.2).lines().count(),
@@ -267,5 +285,67 @@ fn under_a_memory_limit_check_reads_with_less_and_answers_the_same() {
         "{}",
         String::from_utf8_lossy(&free.1)
     );
-    assert_eq!(run(Some(least + 1024 * 1024)), free, "limit {least} + 1 MiB");
+    assert_eq!(
+        run(Some(least + 1024 * 1024)),
+        free,
+        "limit {least} + 1 MiB"
+    );
+    // From a file (read by two threads when they and their blocks can be had).
+    let dir = crate::state_common::TempDir::new("memory-limit");
+    let file = dir.join("input");
+    std::fs::write(&file, &input).unwrap();
+    let from_file = |limit: usize| {
+        let out = Command::new("prlimit")
+            .arg(format!("--as={limit}"))
+            .arg(&bin)
+            .arg("check")
+            .stdin(std::fs::File::open(&file).unwrap())
+            .output()
+            .unwrap();
+        (out.status.code(), out.stderr)
+    };
+    assert_eq!(
+        from_file(least + 1024 * 1024),
+        free,
+        "a file, limit {least} + 1 MiB"
+    );
+    assert_eq!(
+        from_file(least + 64 * 1024 * 1024),
+        free,
+        "a file, no limit to speak of"
+    );
+}
+
+/// A file as standard input is read from where its position is (a shell may have read
+/// some of it) to its end, and left at its end, as reading it in order leaves it: `cat`
+/// after `uuidkit check` in one `{ ...; } < file` finds nothing more.
+#[test]
+fn a_file_is_read_from_its_position_and_left_at_its_end() {
+    let dir = crate::state_common::TempDir::new("file-position");
+    let file = dir.join("input");
+    let u = "c232ab00-9414-11ec-b3c8-9f6bdeced846";
+    // Line 1 (37 bytes) is read by dd before uuidkit starts; of the rest, which spans
+    // several of the command's blocks, the 40,000th line is not a UUID.
+    let mut text = format!("{}\n", "x".repeat(36));
+    for i in 1..=100_000 {
+        text.push_str(if i == 40_000 { "not a uuid" } else { u });
+        text.push('\n');
+    }
+    std::fs::write(&file, &text).unwrap();
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(
+            r#"{ dd bs=37 count=1 of=/dev/null 2>/dev/null; "$0" check; echo "status $?"; cat; } < "$1""#,
+        )
+        .arg(assert_cmd::cargo::cargo_bin("uuidkit"))
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "status 1\n");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with("uuidkit: invalid UUID \"not a uuid\" (line 40000)"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
 }

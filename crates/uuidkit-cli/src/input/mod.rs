@@ -2,9 +2,12 @@
 //! one a line from standard input (`lines`), each an [`Input`] with where it came from
 //! for error messages, parsed in the form `--from` names (`parse`).
 
+mod blocks;
 mod lines;
 mod parse;
 
+#[cfg(test)]
+pub(crate) use blocks::{ReadAt, Stdin};
 #[cfg(test)]
 pub(crate) use lines::for_each_line;
 pub use lines::{Item, LineCursor, Need, for_each};
