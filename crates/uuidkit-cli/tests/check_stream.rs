@@ -349,3 +349,34 @@ fn a_file_is_read_from_its_position_and_left_at_its_end() {
     );
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
 }
+
+/// A file read from a position near the largest file offset (2^63 - 1), on tmpfs, which
+/// holds such sparse files: every line is read, as in order, and none fails with EINVAL
+/// for a read that would pass the largest offset.
+#[test]
+fn a_file_near_the_largest_offset_is_read_to_its_end() {
+    let shm = Path::new("/dev/shm");
+    assert!(shm.is_dir(), "/dev/shm (tmpfs) is on every Debian machine");
+    let path = shm.join(format!("uuidkit-offsets-{}", std::process::id()));
+    let u = "f81d4fae-7dec-11d0-a765-00a0c91e6bf6";
+    let lines = 70_000;
+    let start = (1u64 << 63) - 3 * 1024 * 1024;
+    {
+        use std::os::unix::fs::FileExt;
+        let file = std::fs::File::create(&path).unwrap();
+        file.write_all_at(format!("{u}\n").repeat(lines).as_bytes(), start)
+            .unwrap();
+    }
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(r#"exec 0< "$1"; python3 -c "import os; os.lseek(0, $2, 0)"; exec "$0" format --to simple"#)
+        .arg(assert_cmd::cargo::cargo_bin("uuidkit"))
+        .arg(&path)
+        .arg(start.to_string())
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    assert!(out.status.success());
+    assert_eq!(out.stdout.len(), lines * 33);
+}

@@ -7,7 +7,11 @@
 //! Every way gives the same blocks' bytes in the same order: a file's blocks are read
 //! whole until one comes short (its end, or a read that returned less), and from there on
 //! the file is read in order on this thread, as a stream would be, so that a file that
-//! grows while it is read is read as `read` would read it.
+//! grows while it is read (a log being appended to) is read as `read` would read it. A
+//! file rewritten in place while it is read gives a mix of its versions to any reader;
+//! read by two threads, the mix can hold a later version's block before an earlier
+//! one's, which a reader in order could not give. And a thread that stops without a word
+//! (it could not get the memory to start) leaves its blocks to this thread.
 
 use std::io::{self, Read, Seek, SeekFrom};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
@@ -24,6 +28,9 @@ pub(super) const FRONT: usize = KEEP;
 /// Blocks a reading thread has: one it reads into while the other is handled.
 const PER_THREAD: usize = 2;
 
+/// The stack of a reading thread.
+const READING_STACK: usize = 64 * 1024;
+
 /// What a read takes when a full block's memory cannot be had.
 const SMALL_READ: usize = 4096;
 
@@ -38,10 +45,10 @@ pub(crate) trait ReadAt: Send + Sync + 'static {
     /// Reads into `buf` from `offset`, as `pread` does.
     fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize>;
 
-    /// The input was read to its end at `offset`: leaves the file's own position there,
-    /// where reading it in order would have left it (for a shell that reads on:
-    /// `{ uuidkit check; cat; } < file`).
-    fn ended_at(&self, offset: u64);
+    /// Reading stopped at `offset` (the end of the input, or a read that failed there):
+    /// leaves the file's own position there, where reading it in order would have left it
+    /// (for a shell that reads on: `{ uuidkit check; cat; } < file`).
+    fn stopped_at(&self, offset: u64);
 }
 
 impl ReadAt for std::fs::File {
@@ -49,11 +56,20 @@ impl ReadAt for std::fs::File {
         std::os::unix::fs::FileExt::read_at(self, buf, offset)
     }
 
-    fn ended_at(&self, offset: u64) {
+    fn stopped_at(&self, offset: u64) {
         // Nothing is lost if this fails: the bytes were read; only a later reader of the
         // same open file would start elsewhere.
         let _ = (&mut &*self).seek(SeekFrom::Start(offset));
     }
+}
+
+/// The first `len` bytes of `buf`, or fewer so that a read at `offset` does not pass the
+/// largest file offset (2^63 - 1), where `pread` fails with EINVAL rather than reading
+/// less: a read in order would read up to it.
+fn within_offsets(buf: &mut [u8], offset: u64) -> &mut [u8] {
+    let room = (i64::MAX as u64).saturating_sub(offset);
+    let n = usize::try_from(room).unwrap_or(usize::MAX).min(buf.len());
+    &mut buf[..n]
 }
 
 /// Where standard input's bytes come from.
@@ -166,6 +182,8 @@ fn reading_thread(
     }
     let started = std::thread::Builder::new()
         .name("read".into())
+        // It only reads: a small stack leaves more of a tight memory limit to the blocks.
+        .stack_size(READING_STACK)
         .spawn(move || {
             // Ends at a short read (the end of the input, for a file), a read error, or
             // when the lines' side is gone (it stopped early): nothing waits for it then.
@@ -260,7 +278,7 @@ impl Blocks {
                     .checked_mul(step)
                     .and_then(|b| b.checked_add(start))
                     .ok_or_else(|| io::Error::other("offset past 2^64"))?;
-                file.read_at(buf, at)
+                file.read_at(within_offsets(buf, at), at)
             };
             reading_thread(bufs, read, len, true)
         };
@@ -297,19 +315,28 @@ impl Blocks {
                 ..
             } => {
                 let k = *next;
-                let block = full[(k % 2) as usize].recv().map_err(|_| gone())?;
+                let at = start.saturating_add(k.saturating_mul(len as u64));
+                let Ok(block) = full[(k % 2) as usize].recv() else {
+                    // The thread stopped without a word (it could not start its
+                    // runtime: memory): this thread reads on from block `k`.
+                    self.source = Source::HereAt {
+                        file: Arc::clone(file),
+                        offset: at,
+                        buf: Some(some_block(len)?),
+                    };
+                    return self.next();
+                };
                 *next += 1;
                 if !matches!(block.got, Ok(n) if n == len) {
                     // A short block: from its end on, this thread reads in order (see
                     // the module's comment), into this block once it is handed back.
                     let n = *block.got.as_ref().unwrap_or(&0) as u64;
-                    let offset = start.saturating_add(k.saturating_mul(len as u64)) + n;
-                    if n == 0 && block.got.is_ok() {
-                        file.ended_at(offset);
+                    if !matches!(block.got, Ok(n) if n > 0) {
+                        file.stopped_at(at + n);
                     }
                     switch = Some(Source::HereAt {
                         file: Arc::clone(file),
-                        offset,
+                        offset: at + n,
                         buf: None,
                     });
                 }
@@ -326,12 +353,11 @@ impl Blocks {
                 let mut buf = buf
                     .take()
                     .expect("each block is given back before the next");
-                let got = retrying(|| file.read_at(&mut buf[FRONT..], *offset));
-                if let Ok(n) = got {
-                    *offset += n as u64;
-                    if n == 0 {
-                        file.ended_at(*offset);
-                    }
+                let got =
+                    retrying(|| file.read_at(within_offsets(&mut buf[FRONT..], *offset), *offset));
+                match got {
+                    Ok(0) | Err(_) => file.stopped_at(*offset),
+                    Ok(n) => *offset += n as u64,
                 }
                 Block { buf, got }
             }
@@ -362,4 +388,20 @@ impl Blocks {
 /// input and every error before ending, unless it panicked.
 fn gone() -> Failure {
     Failure::Message("reading standard input: the reading thread stopped".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_stop_at_the_largest_file_offset() {
+        let mut buf = [0u8; 10];
+        let max = i64::MAX as u64;
+        assert_eq!(within_offsets(&mut buf, 0).len(), 10);
+        assert_eq!(within_offsets(&mut buf, max - 10).len(), 10);
+        assert_eq!(within_offsets(&mut buf, max - 3).len(), 3);
+        assert_eq!(within_offsets(&mut buf, max).len(), 0);
+        assert_eq!(within_offsets(&mut buf, u64::MAX).len(), 0);
+    }
 }

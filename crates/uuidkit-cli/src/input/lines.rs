@@ -387,7 +387,7 @@ mod tests {
     struct TrickleAt {
         data: Vec<u8>,
         step: usize,
-        ended: Mutex<Option<u64>>,
+        stopped: Mutex<Option<u64>>,
     }
 
     /// The bytes in front of the text a [`TrickleAt`] reads from.
@@ -401,8 +401,8 @@ mod tests {
             Ok(n)
         }
 
-        fn ended_at(&self, offset: u64) {
-            *self.ended.lock().unwrap() = Some(offset);
+        fn stopped_at(&self, offset: u64) {
+            *self.stopped.lock().unwrap() = Some(offset);
         }
     }
 
@@ -432,7 +432,7 @@ mod tests {
                 let file = Arc::new(TrickleAt {
                     data: [PREFIX, data].concat(),
                     step,
-                    ended: Mutex::new(None),
+                    stopped: Mutex::new(None),
                 });
                 let stdin = Stdin::File {
                     file: file.clone(),
@@ -496,7 +496,7 @@ mod tests {
         if let Some(file) = file {
             // Read to the end: the file's position is there.
             let end = (PREFIX.len() + data.len()) as u64;
-            assert_eq!(*file.ended.lock().unwrap(), Some(end), "{way:?}");
+            assert_eq!(*file.stopped.lock().unwrap(), Some(end), "{way:?}");
         }
         seen
     }
