@@ -139,18 +139,7 @@ fn with_no_thread_to_spare_check_and_convert_answer_the_same() {
                 .unwrap();
             return (out.status.code(), out.stdout, out.stderr);
         }
-        let mut child = cmd
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut stdin = child.stdin.take().unwrap();
-        let input = input.to_vec();
-        let writer = std::thread::spawn(move || stdin.write_all(&input).unwrap());
-        let out = child.wait_with_output().unwrap();
-        writer.join().unwrap();
+        let out = output_fed(cmd.args(args), input.to_vec());
         (out.status.code(), out.stdout, out.stderr)
     };
     let u = "c232ab00-9414-11ec-b3c8-9f6bdeced846";
@@ -263,18 +252,7 @@ fn under_a_memory_limit_check_reads_with_less_and_answers_the_same() {
         if let Some(limit) = limit {
             cmd.arg(format!("--as={limit}"));
         }
-        let mut child = cmd
-            .arg(&bin)
-            .arg("check")
-            .stdin(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut stdin = child.stdin.take().unwrap();
-        let text = input.clone();
-        let writer = std::thread::spawn(move || stdin.write_all(text.as_bytes()));
-        let out = child.wait_with_output().unwrap();
-        let _ = writer.join();
+        let out = output_fed(cmd.arg(&bin).arg("check"), input.clone().into_bytes());
         (out.status.code(), out.stderr)
     };
     let free = run(None);
@@ -379,4 +357,23 @@ fn a_file_near_the_largest_offset_is_read_to_its_end() {
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
     assert!(out.status.success());
     assert_eq!(out.stdout.len(), lines * 33);
+}
+
+/// Runs `cmd` with `input` written to its standard input through a pipe (from a thread,
+/// so that a command that writes while it reads never waits on this one), and returns
+/// what it wrote.
+fn output_fed(cmd: &mut Command, input: Vec<u8>) -> std::process::Output {
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // A command that stops reading early closes the pipe: that write fails, and is no
+    // fault of the test's.
+    let writer = std::thread::spawn(move || stdin.write_all(&input));
+    let out = child.wait_with_output().unwrap();
+    let _ = writer.join();
+    out
 }
