@@ -345,12 +345,12 @@ fn a_file_near_the_largest_offset_is_read_to_its_end() {
         file.write_all_at(format!("{u}\n").repeat(lines).as_bytes(), start)
             .unwrap();
     }
-    let out = Command::new("sh")
-        .arg("-c")
-        .arg(r#"exec 0< "$1"; python3 -c "import os; os.lseek(0, $2, 0)"; exec "$0" format --to simple"#)
-        .arg(assert_cmd::cargo::cargo_bin("uuidkit"))
-        .arg(&path)
-        .arg(start.to_string())
+    // Standard input at `start`: the child shares this open file, and its position.
+    let mut input = std::fs::File::open(&path).unwrap();
+    std::io::Seek::seek(&mut input, std::io::SeekFrom::Start(start)).unwrap();
+    let out = Command::new(assert_cmd::cargo::cargo_bin("uuidkit"))
+        .args(["format", "--to", "simple"])
+        .stdin(input)
         .output()
         .unwrap();
     let _ = std::fs::remove_file(&path);
