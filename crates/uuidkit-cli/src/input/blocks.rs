@@ -72,6 +72,12 @@ fn within_offsets(buf: &mut [u8], offset: u64) -> &mut [u8] {
     &mut buf[..n]
 }
 
+/// Where block `k` of a file read from `start` in blocks of `len` bytes begins; `None` past
+/// 2^64.
+fn block_at(start: u64, k: u64, len: usize) -> Option<u64> {
+    k.checked_mul(len as u64)?.checked_add(start)
+}
+
 /// Where standard input's bytes come from.
 pub(crate) enum Stdin {
     /// A stream, read in order: by a thread of its own if `ahead`.
@@ -268,15 +274,12 @@ impl Blocks {
 
     /// Two threads reading `file` from `start`, or this thread if they cannot be had.
     fn striped(file: Arc<dyn ReadAt>, start: u64, len: usize) -> Result<Source, Failure> {
-        let step = len as u64;
         let thread = |which: u64| {
             let bufs = blocks(PER_THREAD, len)?;
             let file = Arc::clone(&file);
             // This thread's `i`-th read is block `2 i + which`.
             let read = move |buf: &mut [u8], i: u64| {
-                let at = (2 * i + which)
-                    .checked_mul(step)
-                    .and_then(|b| b.checked_add(start))
+                let at = block_at(start, 2 * i + which, len)
                     .ok_or_else(|| io::Error::other("offset past 2^64"))?;
                 file.read_at(within_offsets(buf, at), at)
             };
@@ -315,7 +318,8 @@ impl Blocks {
                 ..
             } => {
                 let k = *next;
-                let at = start.saturating_add(k.saturating_mul(len as u64));
+                // Past 2^64 the thread sent an error, and no byte was read there.
+                let at = block_at(*start, k, len).unwrap_or(u64::MAX);
                 let Ok(block) = full[(k % 2) as usize].recv() else {
                     // The thread stopped without a word (it could not start its
                     // runtime: memory): this thread reads on from block `k`.

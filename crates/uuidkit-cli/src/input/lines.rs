@@ -2,8 +2,9 @@
 //! memory whatever the input: standard input is read a fixed block at a time (by other
 //! threads, while the lines of the block before are handled: see
 //! [`blocks`](super::blocks)), and of a line longer than any UUID only the first
-//! [`KEEP`] bytes are kept (for the message); the rest is counted and dropped. Runs of lines that are UUIDs are parsed a batch at a
-//! time, or only checked when the command needs no more ([`Need`]).
+//! [`KEEP`] bytes are kept (for the message); the rest is counted and dropped. Runs of
+//! lines that are UUIDs are parsed a batch at a time, or only checked when the command
+//! needs no more ([`Need`]).
 
 use std::ffi::OsString;
 use std::io::{self, Write};
@@ -382,8 +383,8 @@ mod tests {
         }
     }
 
-    /// A file whose reads at a place hand out at most `step` bytes, from `prefix` bytes
-    /// of something else on (as standard input opened after a shell read some of it).
+    /// A file whose reads at a place hand out at most `step` bytes; its text starts after
+    /// [`PREFIX`] (as standard input opened after a shell read some of it).
     struct TrickleAt {
         data: Vec<u8>,
         step: usize,
@@ -462,11 +463,14 @@ mod tests {
         let others: Vec<Seen> = seen.iter().filter(|s| s.3.is_none()).cloned().collect();
         let context = format!("step {step}, buffer {buf_len}");
         for way in WAYS {
-            assert_eq!(
-                seen_with(data, step, buf_len, way, Need::Uuids),
-                seen,
-                "{context}, {way:?}"
-            );
+            // Here with `Need::Uuids` is `seen` itself.
+            if !matches!(way, Way::Here) {
+                assert_eq!(
+                    seen_with(data, step, buf_len, way, Need::Uuids),
+                    seen,
+                    "{context}, {way:?}"
+                );
+            }
             assert_eq!(
                 seen_with(data, step, buf_len, way, Need::OnlyOthers),
                 others,
